@@ -1,0 +1,37 @@
+# conduits/smp: the shared-memory conduit, one library per thread mode.
+SMP_SOURCES = \
+	conduits/smp/smp_am.c \
+	conduits/smp/smp_boot.c \
+	conduits/smp/smp_exit.c \
+	conduits/smp/smp_ring.c \
+	conduits/smp/smp_supervisor.c
+SMP_CPPFLAGS = $(PUBLIC_CPPFLAGS) -I$(top_srcdir)/conduits/smp -I$(top_srcdir)/src -I$(top_builddir)/src
+
+lib_LTLIBRARIES += libgasnet-smp-seq.la libgasnet-smp-par.la
+libgasnet_smp_seq_la_SOURCES = $(CORE_SOURCES) $(SMP_SOURCES) $(TOOLS_SOURCES)
+libgasnet_smp_seq_la_CPPFLAGS = $(SMP_CPPFLAGS) -DGASNET_SEQ -DGASNETT_THREAD_SINGLE
+libgasnet_smp_seq_la_LIBADD = $(PTHREAD_LIBS)
+libgasnet_smp_par_la_SOURCES = $(CORE_SOURCES) $(SMP_SOURCES) $(TOOLS_SOURCES)
+libgasnet_smp_par_la_CPPFLAGS = $(SMP_CPPFLAGS) -DGASNET_PAR -DGASNETT_THREAD_SAFE
+libgasnet_smp_par_la_LIBADD = $(PTHREAD_LIBS)
+noinst_HEADERS += conduits/smp/smp_internal.h
+
+smpincludedir = $(includedir)/smp-conduit
+smpinclude_HEADERS = conduits/smp/gasnet_core.h
+nodist_smpinclude_DATA = conduits/smp/smp-seq.mak conduits/smp/smp-par.mak conduits/smp/smp-parsync.mak
+pkgconfig_DATA += conduits/smp/gasnet-smp-seq.pc conduits/smp/gasnet-smp-par.pc conduits/smp/gasnet-smp-parsync.pc
+bin_SCRIPTS += conduits/smp/gasnetrun_smp
+EXTRA_DIST += conduits/smp/gasnetrun_smp.in
+CLEANFILES += conduits/smp/gasnetrun_smp $(nodist_smpinclude_DATA) \
+	conduits/smp/gasnet-smp-seq.pc conduits/smp/gasnet-smp-par.pc conduits/smp/gasnet-smp-parsync.pc
+
+conduits/smp/gasnetrun_smp: $(top_srcdir)/conduits/smp/gasnetrun_smp.in
+	$(AM_V_GEN)$(MKDIR_P) conduits/smp && cp $< $@ && chmod +x $@
+
+# Client build fragments and pkg-config files: one rule for every conduit.
+conduits/smp/smp-seq.mak conduits/smp/smp-par.mak conduits/smp/smp-parsync.mak \
+conduits/smp/gasnet-smp-seq.pc conduits/smp/gasnet-smp-par.pc conduits/smp/gasnet-smp-parsync.pc: \
+		$(top_srcdir)/scripts/gen_client_config.sh Makefile
+	$(AM_V_GEN)$(MKDIR_P) conduits/smp && CC='$(CC)' PTHREAD_LIBS='$(PTHREAD_LIBS)' \
+	  SANITIZE_FLAGS='$(SANITIZE_FLAGS)' prefix='$(prefix)' libdir='$(libdir)' includedir='$(includedir)' \
+	  VERSION='$(VERSION)' $(SHELL) $(top_srcdir)/scripts/gen_client_config.sh $@

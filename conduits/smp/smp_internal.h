@@ -1,0 +1,102 @@
+/* smp_internal.h: the smp conduit's shared-memory layout and internals.
+ *
+ * One memfd holds everything, mapped by the first process before it forks
+ * the nodes, so every process sees it at the same address and nothing ever
+ * appears in /dev/shm (the memory goes away with the last process):
+ *
+ *   [ control: job state, one cache line per node ]
+ *   [ queues: per node, a request ring and a reply ring ]
+ *   [ segments: per node, max_segsize bytes (sparse until touched) ]
+ */
+#ifndef SMP_INTERNAL_H
+#define SMP_INTERNAL_H
+
+#include "gasnet_internal.h"
+
+#include <sys/types.h>
+
+#define GASNETC_SMP_CACHE_LINE 64
+/* Slots per ring. A power of two. Deep enough that a node flooding a peer
+ * rarely waits, small enough to keep the rings in cache. */
+#define GASNETC_SMP_RING_DEPTH 32
+/* Handler arguments and message fields fit in this header; the Medium
+ * payload follows it, so it starts 64-byte aligned. */
+#define GASNETC_SMP_SLOT_HEADER 128
+
+typedef struct {
+  uint64_t seq; /* atomic: the ring position this slot is ready for */
+  uint8_t category;
+  uint8_t handler;
+  uint8_t numargs;
+  uint8_t is_request;
+  uint32_t src;
+  uint64_t nbytes;
+  uint64_t dest_addr;
+  gasnet_handlerarg_t args[16];
+} gasnetc_smp_msg_header_t;
+
+typedef struct {
+  gasnetc_smp_msg_header_t hdr;
+  uint8_t pad[GASNETC_SMP_SLOT_HEADER - sizeof(gasnetc_smp_msg_header_t)];
+  uint8_t payload[GASNETC_MAX_MEDIUM];
+} gasnetc_smp_slot_t;
+
+/* A bounded multi-producer multi-consumer ring (D. Vyukov's design): each
+ * slot's sequence number says whether it is free for the producer at a
+ * given position or full for the consumer at it, so neither side locks and
+ * looking at an empty ring costs two loads. */
+typedef struct {
+  _Alignas(GASNETC_SMP_CACHE_LINE) uint64_t enqueue_pos;
+  _Alignas(GASNETC_SMP_CACHE_LINE) uint64_t dequeue_pos;
+  _Alignas(GASNETC_SMP_CACHE_LINE) gasnetc_smp_slot_t slots[GASNETC_SMP_RING_DEPTH];
+} gasnetc_smp_ring_t;
+
+typedef struct {
+  gasnetc_smp_ring_t requests;
+  gasnetc_smp_ring_t replies;
+} gasnetc_smp_queues_t;
+
+/* One cache line per node: its start-up barrier counter and what it tells
+ * the others at start-up. */
+typedef struct {
+  _Alignas(GASNETC_SMP_CACHE_LINE) uint64_t barrier_count; /* atomic */
+  uint64_t segsize;
+  int32_t pid;
+} gasnetc_smp_node_line_t;
+
+/* Exit protocol: the first node (or the supervisor) to decide the job's
+ * exit code stores it with the flag; every node checks the flag when it
+ * polls. */
+typedef struct {
+  _Alignas(GASNETC_SMP_CACHE_LINE) int32_t exit_flag; /* atomic: 0 running, 1 exiting */
+  int32_t exit_code;
+  uint32_t nodes;
+  uint64_t max_segsize;
+  _Alignas(GASNETC_SMP_CACHE_LINE) gasnetc_smp_node_line_t node[];
+} gasnetc_smp_control_t;
+
+/* The mapping, identical in every process. */
+extern gasnetc_smp_control_t *gasnetc_smp_control;
+extern gasnetc_smp_queues_t *gasnetc_smp_queues;
+extern uint8_t *gasnetc_smp_segments;
+
+/* ring.c */
+extern void gasnetc_smp_ring_init(gasnetc_smp_ring_t *ring);
+extern gasnetc_smp_slot_t *gasnetc_smp_ring_reserve(gasnetc_smp_ring_t *ring, uint64_t *pos_p);
+extern void gasnetc_smp_ring_publish(gasnetc_smp_slot_t *slot, uint64_t pos);
+extern gasnetc_smp_slot_t *gasnetc_smp_ring_take(gasnetc_smp_ring_t *ring, uint64_t *pos_p);
+extern void gasnetc_smp_ring_release(gasnetc_smp_slot_t *slot, uint64_t pos);
+
+/* boot.c: the start-up barrier over the control lines. */
+extern void gasnetc_smp_boot_barrier(void);
+
+/* exit.c */
+/* Set the job's exit code unless one is set already; returns the code in force. */
+extern int gasnetc_smp_claim_exit(int code);
+extern void gasnetc_smp_check_exit(void);
+
+/* supervisor.c: never returns; ends the process with the job's exit code. */
+extern void gasnetc_smp_supervise(pid_t *pids, unsigned nodes, const void *saved_sigmask)
+    GASNETI_NORETURN;
+
+#endif

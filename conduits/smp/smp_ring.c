@@ -1,0 +1,68 @@
+/* smp_ring.c: the lock-free message ring in shared memory.
+ *
+ * Slot i's sequence number starts at i. A producer may fill the slot at
+ * position p when seq == p, and publishes it by storing p + 1; a consumer
+ * may take it when seq == p + 1 and frees it by storing p + DEPTH, which is
+ * what the producer one lap later waits for. Positions only grow (64 bits
+ * never wrap in practice), and differences are compared signed. */
+#include "smp_internal.h"
+
+#define RING_MASK ((uint64_t)GASNETC_SMP_RING_DEPTH - 1)
+
+void gasnetc_smp_ring_init(gasnetc_smp_ring_t *ring) {
+  ring->enqueue_pos = 0;
+  ring->dequeue_pos = 0;
+  for (uint64_t i = 0; i < GASNETC_SMP_RING_DEPTH; i++) ring->slots[i].hdr.seq = i;
+}
+
+/* Claim the next free slot, or return NULL when the ring is full. */
+gasnetc_smp_slot_t *gasnetc_smp_ring_reserve(gasnetc_smp_ring_t *ring, uint64_t *pos_p) {
+  uint64_t pos = __atomic_load_n(&ring->enqueue_pos, __ATOMIC_RELAXED);
+  for (;;) {
+    gasnetc_smp_slot_t *slot = &ring->slots[pos & RING_MASK];
+    uint64_t seq = __atomic_load_n(&slot->hdr.seq, __ATOMIC_ACQUIRE);
+    int64_t diff = (int64_t)(seq - pos);
+    if (diff == 0) {
+      if (__atomic_compare_exchange_n(&ring->enqueue_pos, &pos, pos + 1, 1, __ATOMIC_RELAXED,
+                                      __ATOMIC_RELAXED)) {
+        *pos_p = pos;
+        return slot;
+      }
+    } else if (diff < 0) {
+      return NULL;
+    } else {
+      pos = __atomic_load_n(&ring->enqueue_pos, __ATOMIC_RELAXED);
+    }
+  }
+}
+
+void gasnetc_smp_ring_publish(gasnetc_smp_slot_t *slot, uint64_t pos) {
+  __atomic_store_n(&slot->hdr.seq, pos + 1, __ATOMIC_RELEASE);
+}
+
+/* Take the oldest published message, or return NULL when there is none.
+ * The slot stays the caller's until gasnetc_smp_ring_release, so a Medium
+ * payload can be handed to its handler in place. */
+gasnetc_smp_slot_t *gasnetc_smp_ring_take(gasnetc_smp_ring_t *ring, uint64_t *pos_p) {
+  uint64_t pos = __atomic_load_n(&ring->dequeue_pos, __ATOMIC_RELAXED);
+  for (;;) {
+    gasnetc_smp_slot_t *slot = &ring->slots[pos & RING_MASK];
+    uint64_t seq = __atomic_load_n(&slot->hdr.seq, __ATOMIC_ACQUIRE);
+    int64_t diff = (int64_t)(seq - (pos + 1));
+    if (diff == 0) {
+      if (__atomic_compare_exchange_n(&ring->dequeue_pos, &pos, pos + 1, 1, __ATOMIC_RELAXED,
+                                      __ATOMIC_RELAXED)) {
+        *pos_p = pos;
+        return slot;
+      }
+    } else if (diff < 0) {
+      return NULL;
+    } else {
+      pos = __atomic_load_n(&ring->dequeue_pos, __ATOMIC_RELAXED);
+    }
+  }
+}
+
+void gasnetc_smp_ring_release(gasnetc_smp_slot_t *slot, uint64_t pos) {
+  __atomic_store_n(&slot->hdr.seq, pos + GASNETC_SMP_RING_DEPTH, __ATOMIC_RELEASE);
+}

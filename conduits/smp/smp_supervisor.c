@@ -1,0 +1,140 @@
+/* smp_supervisor.c: the process that started the job watches its nodes and
+ * ends with the job's exit code. It runs no client code. It
+ *  - turns the first node that ends (gasnet_exit, exit() or return from
+ *    main) into the job's exit code, and gives the others
+ *    GASNET_EXITTIMEOUT seconds to notice before terminating them;
+ *  - on a node killed by a signal, or on SIGINT/SIGTERM/SIGHUP/SIGQUIT sent
+ *    to the job, terminates every node at once (SIGKILL after a second);
+ *  - exits only when every node is gone, so nothing outlives the job. */
+#define _GNU_SOURCE
+#include "smp_internal.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* How long terminated nodes get before SIGKILL. */
+#define GASNETC_SMP_KILL_GRACE 1.0
+
+typedef enum {
+  SUPERVISE_RUNNING,  /* every node is working */
+  SUPERVISE_DRAINING, /* the job is ending; nodes are expected to exit */
+  SUPERVISE_TERMINATED, /* SIGTERM (or a forwarded signal) sent */
+  SUPERVISE_KILLED    /* SIGKILL sent */
+} gasnetc_supervise_state_t;
+
+typedef struct {
+  pid_t *pids; /* 0 once reaped */
+  unsigned nodes;
+  unsigned alive;
+  gasnetc_supervise_state_t state;
+  double deadline;
+  double exit_timeout;
+} gasnetc_supervisor_t;
+
+static double gasnetc_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void gasnetc_signal_all(gasnetc_supervisor_t *sv, int sig) {
+  for (unsigned i = 0; i < sv->nodes; i++)
+    if (sv->pids[i] > 0) kill(sv->pids[i], sig);
+}
+
+static void gasnetc_terminate(gasnetc_supervisor_t *sv, int sig) {
+  gasnetc_signal_all(sv, sig);
+  sv->state = SUPERVISE_TERMINATED;
+  sv->deadline = gasnetc_now() + GASNETC_SMP_KILL_GRACE;
+}
+
+static void gasnetc_start_draining(gasnetc_supervisor_t *sv) {
+  if (sv->state != SUPERVISE_RUNNING) return;
+  sv->state = SUPERVISE_DRAINING;
+  sv->deadline = gasnetc_now() + sv->exit_timeout;
+}
+
+static unsigned gasnetc_node_of(const gasnetc_supervisor_t *sv, pid_t pid) {
+  for (unsigned i = 0; i < sv->nodes; i++)
+    if (sv->pids[i] == pid) return i;
+  return sv->nodes;
+}
+
+static void gasnetc_node_ended(gasnetc_supervisor_t *sv, unsigned node, int status) {
+  sv->pids[node] = 0;
+  sv->alive--;
+  if (WIFEXITED(status)) {
+    gasnetc_smp_claim_exit(WEXITSTATUS(status));
+    gasnetc_start_draining(sv);
+    return;
+  }
+  if (!WIFSIGNALED(status) || sv->state >= SUPERVISE_TERMINATED) return;
+  int sig = WTERMSIG(status);
+  int code = gasnetc_smp_claim_exit(128 + sig);
+  fprintf(stderr, "*** gasnet: node %u was killed by signal %d (%s); ending the job (exit code %d)\n",
+          node, sig, strsignal(sig), code);
+  fflush(stderr);
+  gasnetc_terminate(sv, SIGTERM);
+}
+
+static void gasnetc_reap(gasnetc_supervisor_t *sv) {
+  int status;
+  pid_t pid;
+  while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+    unsigned node = gasnetc_node_of(sv, pid);
+    if (node < sv->nodes) gasnetc_node_ended(sv, node, status);
+  }
+}
+
+static void gasnetc_on_deadline(gasnetc_supervisor_t *sv) {
+  if (sv->state == SUPERVISE_DRAINING) {
+    gasnetc_terminate(sv, SIGTERM);
+  } else if (sv->state == SUPERVISE_TERMINATED) {
+    gasnetc_signal_all(sv, SIGKILL);
+    sv->state = SUPERVISE_KILLED;
+    sv->deadline = gasnetc_now() + 3600;
+  }
+}
+
+static void gasnetc_on_signal(gasnetc_supervisor_t *sv, int sig) {
+  if (sig == SIGCHLD) {
+    gasnetc_reap(sv);
+    return;
+  }
+  gasnetc_smp_claim_exit(128 + sig);
+  if (sv->state < SUPERVISE_TERMINATED) gasnetc_terminate(sv, sig);
+}
+
+void gasnetc_smp_supervise(pid_t *pids, unsigned nodes, const void *saved_sigmask) {
+  (void)saved_sigmask;
+  gasnetc_supervisor_t sv = {pids, nodes, 0, SUPERVISE_RUNNING, 0, 10.0};
+  for (unsigned i = 0; i < nodes; i++) sv.alive += pids[i] > 0;
+  sv.exit_timeout = gasneti_getenv_double("GASNET_EXITTIMEOUT", 10.0);
+  if (sv.alive < nodes) gasnetc_terminate(&sv, SIGTERM); /* a fork failed */
+  sigset_t watched;
+  sigemptyset(&watched);
+  sigaddset(&watched, SIGCHLD);
+  sigaddset(&watched, SIGINT);
+  sigaddset(&watched, SIGTERM);
+  sigaddset(&watched, SIGHUP);
+  sigaddset(&watched, SIGQUIT);
+  gasnetc_reap(&sv);
+  while (sv.alive > 0) {
+    double wait = sv.state == SUPERVISE_RUNNING ? 1.0 : sv.deadline - gasnetc_now();
+    if (wait > 1.0) wait = 1.0;
+    if (wait < 0) wait = 0;
+    struct timespec ts = {(time_t)wait, (long)((wait - (time_t)wait) * 1e9)};
+    int sig = sigtimedwait(&watched, NULL, &ts);
+    if (sig > 0) gasnetc_on_signal(&sv, sig);
+    gasnetc_reap(&sv); /* SIGCHLD may coalesce; reaping is cheap */
+    if (sv.state != SUPERVISE_RUNNING && sv.alive > 0 && gasnetc_now() >= sv.deadline)
+      gasnetc_on_deadline(&sv);
+  }
+  fflush(NULL);
+  _exit(gasnetc_smp_claim_exit(0) & 0xff);
+}

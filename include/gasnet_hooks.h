@@ -1,0 +1,60 @@
+/* gasnet_hooks.h: the named hooks through which the layers above the core
+ * (extended-ref and the collectives library) attach to it. Clients do not
+ * need this header; layers built on the core include it after gasnet.h. */
+#ifndef GASNET_HOOKS_H
+#define GASNET_HOOKS_H
+
+#include <gasnet.h>
+
+GASNETI_BEGIN_EXTERNC
+
+/* ------------------------------------------------------------ progress hooks
+ * A layer registers a poll function once and enables it while it has work
+ * in flight. Enabled functions run from gasnet_AMPoll() and from every step
+ * of a blocking wait; when none is enabled the check is one atomic load.
+ * Enable/disable calls nest (a counter), so each live operation may enable
+ * on start and disable on completion. A poll function returns how much work
+ * it did (0 when it only looked) and must never block. */
+typedef int (*gasneti_progress_fn_t)(void *arg);
+typedef struct gasneti_progress_hook_s gasneti_progress_hook_t;
+
+extern gasneti_progress_hook_t *gasneti_progress_register(const char *name,
+                                                          gasneti_progress_fn_t fn, void *arg);
+extern void gasneti_progress_enable(gasneti_progress_hook_t *hook);
+extern void gasneti_progress_disable(gasneti_progress_hook_t *hook);
+
+/* ------------------------------------------------------------ handler ranges
+ * AM handler indices are owned by range: core 1-63, extended 64-127 (the
+ * collectives library takes 100-127 of it), clients 128-255. A layer
+ * registers its handlers before or during gasnet_attach with explicit
+ * indices in its range; a clash is a fatal error. */
+#define GASNETI_HANDLER_CORE_MIN 1
+#define GASNETI_HANDLER_CORE_MAX 63
+#define GASNETI_HANDLER_EXTENDED_MIN 64
+#define GASNETI_HANDLER_EXTENDED_MAX 99
+#define GASNETI_HANDLER_COLL_MIN 100
+#define GASNETI_HANDLER_COLL_MAX 127
+#define GASNETI_HANDLER_CLIENT_MIN 128
+#define GASNETI_HANDLER_CLIENT_MAX 255
+
+extern void gasneti_handler_register_range(const gasnet_handlerentry_t *table, int numentries,
+                                           int min_index, int max_index, const char *owner);
+
+/* ------------------------------------------------------------ attach hooks
+ * Called at the end of gasnet_attach, on every node, in registration order
+ * (after segments are known, before gasnet_attach returns). Layers linked
+ * into the program register from a constructor or from their own init. */
+typedef void (*gasneti_attach_hook_fn_t)(void);
+extern void gasneti_attach_hook_register(gasneti_attach_hook_fn_t fn);
+
+/* Fatal error from any layer: prints "*** FATAL ERROR (node N): message"
+ * and ends the whole job with a non-zero exit code. */
+extern void gasneti_fatalerror(const char *fmt, ...) GASNETI_NORETURN GASNETI_PRINTF(1, 2);
+
+/* Is the calling thread running an AM handler? Layers use this to reject
+ * calls that are illegal inside handlers. */
+extern int gasneti_in_handler(void);
+
+GASNETI_END_EXTERNC
+
+#endif

@@ -1,0 +1,178 @@
+/* gasnet_am.c: the active message front-end. It turns each public AM call
+ * into a gasneti_am_t, checks the arguments (naming the call and the bad
+ * value), enforces the handler-context rules, and hands the message to the
+ * conduit. */
+#include "gasnet_internal.h"
+
+/* What kind of handler, if any, the calling thread is running. */
+typedef enum {
+  GASNETI_CTX_NONE = 0,
+  GASNETI_CTX_REQUEST,
+  GASNETI_CTX_REPLY
+} gasneti_handler_ctx_t;
+
+static GASNETI_THREAD_LOCAL gasneti_handler_ctx_t gasneti_handler_ctx;
+
+int gasneti_in_handler(void) { return gasneti_handler_ctx != GASNETI_CTX_NONE; }
+
+static void gasneti_am_fill(gasneti_am_t *am, gasneti_am_category_t category, int is_request,
+                            gasnet_handler_t handler, void *src, size_t nbytes, void *dst,
+                            int numargs, va_list ap, const char *call) {
+  if (numargs < 0 || numargs > 16)
+    gasneti_fatalerror("%s: numargs %d is outside 0..16", call, numargs);
+  am->category = (uint8_t)category;
+  am->is_request = (uint8_t)is_request;
+  am->handler = handler;
+  am->numargs = (uint8_t)numargs;
+  am->payload = src;
+  am->nbytes = nbytes;
+  am->dest_addr = dst;
+  for (int i = 0; i < numargs; i++) am->args[i] = (gasnet_handlerarg_t)va_arg(ap, int);
+}
+
+static void gasneti_am_check_payload(const gasneti_am_t *am, gasnet_node_t dest,
+                                     const char *call) {
+  if (am->nbytes && !am->payload)
+    gasneti_fatalerror("%s: source_addr is NULL with nbytes %zu", call, am->nbytes);
+  if (am->category == GASNETI_AM_MEDIUM && am->nbytes > gasnet_AMMaxMedium())
+    gasneti_fatalerror("%s: nbytes %zu exceeds gasnet_AMMaxMedium() %zu", call, am->nbytes,
+                       gasnet_AMMaxMedium());
+  if (am->category != GASNETI_AM_LONG) return;
+  size_t max = am->is_request ? gasnet_AMMaxLongRequest() : gasnet_AMMaxLongReply();
+  if (am->nbytes > max)
+    gasneti_fatalerror("%s: nbytes %zu exceeds the Long limit %zu", call, am->nbytes, max);
+  uintptr_t lo = (uintptr_t)gasneti_seginfo[dest].addr;
+  uintptr_t hi = lo + gasneti_seginfo[dest].size;
+  uintptr_t d = (uintptr_t)am->dest_addr;
+  if (d < lo || d > hi || am->nbytes > hi - d)
+    gasneti_fatalerror("%s: destination %p + %zu bytes lies outside node %u's segment [%p, %p)",
+                       call, am->dest_addr, am->nbytes, (unsigned)dest, (void *)lo, (void *)hi);
+}
+
+static int gasneti_am_request(gasnet_node_t dest, gasneti_am_t *am, const char *call) {
+  if (!gasneti_attach_done) gasneti_fatalerror("%s: called before gasnet_attach", call);
+  if (dest >= gasneti_nodes)
+    gasneti_fatalerror("%s: dest %u is not a node (gasnet_nodes() is %u)", call, (unsigned)dest,
+                       (unsigned)gasneti_nodes);
+  if (gasneti_handler_ctx != GASNETI_CTX_NONE)
+    gasneti_fatalerror("%s: AM requests may not be sent from inside an AM handler "
+                       "(handler %u is sending to node %u)",
+                       call, (unsigned)am->handler, (unsigned)dest);
+  gasneti_am_check_payload(am, dest, call);
+  gasnetc_am_request(dest, am);
+  return GASNET_OK;
+}
+
+static int gasneti_am_reply(gasnet_token_t token, gasneti_am_t *am, const char *call) {
+  if (!token) gasneti_fatalerror("%s: token is NULL", call);
+  if (!token->is_request || gasneti_handler_ctx != GASNETI_CTX_REQUEST)
+    gasneti_fatalerror("%s: replies may be sent only from inside a request handler", call);
+  if (token->replied)
+    gasneti_fatalerror("%s: a request handler may reply at most once (to node %u)", call,
+                       (unsigned)token->src);
+  gasneti_am_check_payload(am, token->src, call);
+  token->replied = 1;
+  gasnetc_am_reply(token, am);
+  return GASNET_OK;
+}
+
+int gasneti_AMRequestShortM(gasnet_node_t dest, gasnet_handler_t handler, int numargs, ...) {
+  static const char call[] = "gasnet_AMRequestShort";
+  gasneti_am_t am;
+  va_list ap;
+  va_start(ap, numargs);
+  gasneti_am_fill(&am, GASNETI_AM_SHORT, 1, handler, NULL, 0, NULL, numargs, ap, call);
+  va_end(ap);
+  return gasneti_am_request(dest, &am, call);
+}
+
+int gasneti_AMRequestMediumM(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
+                             size_t nbytes, int numargs, ...) {
+  static const char call[] = "gasnet_AMRequestMedium";
+  gasneti_am_t am;
+  va_list ap;
+  va_start(ap, numargs);
+  gasneti_am_fill(&am, GASNETI_AM_MEDIUM, 1, handler, source_addr, nbytes, NULL, numargs, ap,
+                  call);
+  va_end(ap);
+  return gasneti_am_request(dest, &am, call);
+}
+
+int gasneti_AMRequestLongM(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
+                           size_t nbytes, void *dest_addr, int numargs, ...) {
+  static const char call[] = "gasnet_AMRequestLong";
+  gasneti_am_t am;
+  va_list ap;
+  va_start(ap, numargs);
+  gasneti_am_fill(&am, GASNETI_AM_LONG, 1, handler, source_addr, nbytes, dest_addr, numargs, ap,
+                  call);
+  va_end(ap);
+  return gasneti_am_request(dest, &am, call);
+}
+
+/* Every conduit here has finished reading the source buffer when the send
+ * call returns, so the asynchronous form is the synchronous one. */
+int gasneti_AMRequestLongAsyncM(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
+                                size_t nbytes, void *dest_addr, int numargs, ...) {
+  static const char call[] = "gasnet_AMRequestLongAsync";
+  gasneti_am_t am;
+  va_list ap;
+  va_start(ap, numargs);
+  gasneti_am_fill(&am, GASNETI_AM_LONG, 1, handler, source_addr, nbytes, dest_addr, numargs, ap,
+                  call);
+  va_end(ap);
+  return gasneti_am_request(dest, &am, call);
+}
+
+int gasneti_AMReplyShortM(gasnet_token_t token, gasnet_handler_t handler, int numargs, ...) {
+  static const char call[] = "gasnet_AMReplyShort";
+  gasneti_am_t am;
+  va_list ap;
+  va_start(ap, numargs);
+  gasneti_am_fill(&am, GASNETI_AM_SHORT, 0, handler, NULL, 0, NULL, numargs, ap, call);
+  va_end(ap);
+  return gasneti_am_reply(token, &am, call);
+}
+
+int gasneti_AMReplyMediumM(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
+                           size_t nbytes, int numargs, ...) {
+  static const char call[] = "gasnet_AMReplyMedium";
+  gasneti_am_t am;
+  va_list ap;
+  va_start(ap, numargs);
+  gasneti_am_fill(&am, GASNETI_AM_MEDIUM, 0, handler, source_addr, nbytes, NULL, numargs, ap,
+                  call);
+  va_end(ap);
+  return gasneti_am_reply(token, &am, call);
+}
+
+int gasneti_AMReplyLongM(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
+                         size_t nbytes, void *dest_addr, int numargs, ...) {
+  static const char call[] = "gasnet_AMReplyLong";
+  gasneti_am_t am;
+  va_list ap;
+  va_start(ap, numargs);
+  gasneti_am_fill(&am, GASNETI_AM_LONG, 0, handler, source_addr, nbytes, dest_addr, numargs, ap,
+                  call);
+  va_end(ap);
+  return gasneti_am_reply(token, &am, call);
+}
+
+int gasnet_AMGetMsgSource(gasnet_token_t token, gasnet_node_t *srcindex) {
+  if (!token || !srcindex)
+    return gasneti_error(GASNET_ERR_BAD_ARG, "gasnet_AMGetMsgSource", "token %p srcindex %p",
+                         (void *)token, (void *)srcindex);
+  *srcindex = token->src;
+  return GASNET_OK;
+}
+
+void gasneti_am_deliver(struct gasneti_token_s *token, const gasneti_am_t *msg) {
+  gasneti_handler_fn_t fn = gasneti_handler_table[msg->handler];
+  if (!fn)
+    gasneti_fatalerror("AM handler index %u is not registered (message from node %u)",
+                       (unsigned)msg->handler, (unsigned)token->src);
+  gasneti_handler_ctx_t saved = gasneti_handler_ctx;
+  gasneti_handler_ctx = msg->is_request ? GASNETI_CTX_REQUEST : GASNETI_CTX_REPLY;
+  gasneti_am_invoke(fn, token, msg);
+  gasneti_handler_ctx = saved;
+}

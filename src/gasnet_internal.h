@@ -1,0 +1,117 @@
+/* gasnet_internal.h: what every conduit shares (gasneti_*), and the contract
+ * a conduit fulfils (gasnetc_*). See conduits/template/README.md for the
+ * contract in prose. */
+#ifndef GASNET_INTERNAL_H
+#define GASNET_INTERNAL_H
+
+#include <gasnet.h>
+#include <gasnet_hooks.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#if defined(GASNET_PAR) || defined(GASNET_PARSYNC)
+#define GASNETI_THREADS 1
+#define GASNETI_THREAD_LOCAL __thread
+#else
+#define GASNETI_THREAD_LOCAL
+#endif
+
+/* ------------------------------------------------------------ job state */
+extern gasnet_node_t gasneti_mynode;
+extern gasnet_node_t gasneti_nodes;
+extern int gasneti_init_done;
+extern int gasneti_attach_done;
+/* Segment of every node, valid after attach. */
+extern gasnet_seginfo_t *gasneti_seginfo;
+
+/* ------------------------------------------------------------ errors */
+/* Report a recoverable error once, where it is detected, and return it:
+ *   return gasneti_error(GASNET_ERR_BAD_ARG, "gasnet_attach", "segsize %zu ...", n); */
+extern int gasneti_error(int code, const char *call, const char *fmt, ...) GASNETI_PRINTF(3, 4);
+
+/* ------------------------------------------------------------ environment */
+/* Read a variable; with GASNET_VERBOSEENV set, node 0 prints each variable
+ * the first time it is read, with its value or the default used. */
+extern const char *gasneti_getenv_verbose(const char *name, const char *dflt_desc);
+extern int64_t gasneti_getenv_int(const char *name, int64_t dflt);
+extern uint64_t gasneti_getenv_size(const char *name, uint64_t dflt);
+extern double gasneti_getenv_double(const char *name, double dflt);
+/* Parse "123", "64K", "2M", "1G": returns 0 on success. */
+extern int gasneti_parse_size(const char *text, uint64_t *value_p);
+
+/* ------------------------------------------------------------ handlers */
+extern gasneti_handler_fn_t gasneti_handler_table[256];
+extern int gasneti_handler_register_client(gasnet_handlerentry_t *table, int numentries);
+
+/* ------------------------------------------------------------ active messages */
+typedef enum {
+  GASNETI_AM_SHORT = 0,
+  GASNETI_AM_MEDIUM = 1,
+  GASNETI_AM_LONG = 2
+} gasneti_am_category_t;
+
+/* A message as the front-end hands it to a conduit and a conduit hands it
+ * back on delivery. On delivery, payload points at the data: a buffer the
+ * conduit owns until the handler returns (Medium) or the segment (Long). */
+typedef struct {
+  uint8_t category; /* gasneti_am_category_t */
+  uint8_t handler;
+  uint8_t numargs;
+  uint8_t is_request;
+  size_t nbytes;
+  void *payload;
+  void *dest_addr; /* Long: where the payload goes in the destination segment */
+  gasnet_handlerarg_t args[16];
+} gasneti_am_t;
+
+/* The token a handler receives. The conduit fills it before delivery and may
+ * keep its own data behind conduit_data. */
+struct gasneti_token_s {
+  gasnet_node_t src;
+  uint8_t is_request;
+  uint8_t replied;
+  void *conduit_data;
+};
+
+/* Run the handler of a delivered message (called by conduits). */
+extern void gasneti_am_deliver(struct gasneti_token_s *token, const gasneti_am_t *msg);
+/* Call a handler with the signature its category and arity demand. */
+extern void gasneti_am_invoke(gasneti_handler_fn_t fn, gasnet_token_t token,
+                              const gasneti_am_t *msg);
+
+/* ------------------------------------------------------------ progress */
+/* Run the enabled progress hooks (a single load when none is enabled). */
+extern int gasneti_progress_run(void);
+/* Wait policy, from GASNET_WAIT_MODE or gasnet_set_waitmode. */
+extern int gasneti_wait_mode;
+extern void gasneti_wait_init(unsigned local_processes);
+/* Back off once inside a wait loop that has already polled. */
+extern void gasneti_wait_backoff(unsigned *spins);
+/* Attach hooks registered by the layers above. */
+extern void gasneti_attach_hooks_run(void);
+
+/* ------------------------------------------------------------ the conduit contract
+ * Every conduit implements these; src/ calls nothing else of it. */
+
+/* Start the job: set gasneti_mynode and gasneti_nodes. */
+extern int gasnetc_init(int *argc, char ***argv);
+extern uintptr_t gasnetc_max_local_segsize(void);
+extern uintptr_t gasnetc_max_global_segsize(void);
+/* Create or register this node's segment of segsize bytes (page multiple,
+ * at most the local maximum) and fill gasneti_seginfo[] for every node. */
+extern int gasnetc_attach_segment(uintptr_t segsize);
+extern void gasnetc_nodeinfo(gasnet_nodeinfo_t *table);
+/* Send; the front-end has validated every argument. May poll while waiting
+ * for resources (a reply sender must only run reply handlers meanwhile). */
+extern void gasnetc_am_request(gasnet_node_t dest, gasneti_am_t *msg);
+extern void gasnetc_am_reply(struct gasneti_token_s *token, gasneti_am_t *msg);
+/* Deliver what has arrived; returns the number of messages handled. */
+extern int gasnetc_am_poll(void);
+/* Poll only for replies (used while a handler waits to send its reply). */
+extern int gasnetc_am_poll_replies(void);
+/* End this node now with the job exit code, making every node end. */
+extern void gasnetc_exit(int exitcode) GASNETI_NORETURN;
+/* Processes of this job sharing this host's cores (for the wait policy). */
+extern unsigned gasnetc_local_processes(void);
+
+#endif

@@ -1,0 +1,85 @@
+/* gasnet_wait.c: how a blocking wait spends its time. With spare cores a
+ * waiter spins (lowest latency); when the job's processes outnumber the
+ * cores, spinning steals the CPU from the very process being waited for, so
+ * the waiter yields and, if the wait drags on, sleeps briefly (seed 004,
+ * sec. 3.3). GASNET_WAIT_MODE or gasnet_set_waitmode() override the choice. */
+#include "gasnet_internal.h"
+
+#include <sched.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+int gasneti_wait_mode = GASNET_WAIT_SPIN;
+
+/* Steps of a wait spent spinning before SPINBLOCK starts yielding, and
+ * yields before a blocking waiter starts to sleep. */
+#define GASNETI_SPIN_STEPS 2000u
+#define GASNETI_YIELD_STEPS 256u
+#define GASNETI_SLEEP_MAX_NS 50000L
+
+static int gasneti_parse_waitmode(const char *text) {
+  if (!strcmp(text, "spin") || !strcmp(text, "SPIN")) return GASNET_WAIT_SPIN;
+  if (!strcmp(text, "block") || !strcmp(text, "BLOCK")) return GASNET_WAIT_BLOCK;
+  if (!strcmp(text, "spinblock") || !strcmp(text, "SPINBLOCK")) return GASNET_WAIT_SPINBLOCK;
+  gasneti_fatalerror("GASNET_WAIT_MODE=\"%s\" is not one of spin, block, spinblock", text);
+}
+
+void gasneti_wait_init(unsigned local_processes) {
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  int oversubscribed = cores > 0 && (long)local_processes > cores;
+  const char *dflt = oversubscribed ? "block (processes outnumber cores)" : "spin";
+  const char *text = gasneti_getenv_verbose("GASNET_WAIT_MODE", dflt);
+  if (text)
+    gasneti_wait_mode = gasneti_parse_waitmode(text);
+  else
+    gasneti_wait_mode = oversubscribed ? GASNET_WAIT_BLOCK : GASNET_WAIT_SPIN;
+}
+
+int gasnet_set_waitmode(int wait_mode) {
+  if (wait_mode != GASNET_WAIT_SPIN && wait_mode != GASNET_WAIT_BLOCK &&
+      wait_mode != GASNET_WAIT_SPINBLOCK)
+    return gasneti_error(GASNET_ERR_BAD_ARG, "gasnet_set_waitmode", "wait_mode %d is unknown",
+                         wait_mode);
+  gasneti_wait_mode = wait_mode;
+  return GASNET_OK;
+}
+
+static inline void gasneti_cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+static void gasneti_block_step(unsigned steps) {
+  if (steps < GASNETI_YIELD_STEPS) {
+    sched_yield();
+    return;
+  }
+  long ns = (long)(steps - GASNETI_YIELD_STEPS) * 1000L;
+  if (ns > GASNETI_SLEEP_MAX_NS) ns = GASNETI_SLEEP_MAX_NS;
+  if (ns < 1000L) ns = 1000L;
+  struct timespec ts = {0, ns};
+  nanosleep(&ts, NULL);
+}
+
+void gasneti_wait_backoff(unsigned *spins) {
+  unsigned steps = (*spins)++;
+  switch (gasneti_wait_mode) {
+    case GASNET_WAIT_BLOCK: gasneti_block_step(steps); break;
+    case GASNET_WAIT_SPINBLOCK:
+      if (steps < GASNETI_SPIN_STEPS)
+        gasneti_cpu_relax();
+      else
+        gasneti_block_step(steps - GASNETI_SPIN_STEPS);
+      break;
+    default: gasneti_cpu_relax(); break;
+  }
+}
+
+void gasneti_wait_step(unsigned *spins) {
+  gasnet_AMPoll();
+  gasneti_wait_backoff(spins);
+}
