@@ -1,0 +1,45 @@
+#!/bin/sh
+# check.sh: set everything up, then run the whole test suite twice: in a
+# normal build and in a debug build under Address- and
+# UndefinedBehaviorSanitizer. Ends with the line "N passed, N failed".
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+passed=0
+failed=0
+skipped=0
+
+run_suite() { # NAME CONFIGURE-OPTIONS...
+  name=$1
+  shift
+  echo "=== suite: $name build ${*:+($*)}"
+  if ! sh "$top/scripts/setup.sh" "$name" "$@"; then
+    echo "FAIL build $name"
+    failed=$((failed + 1))
+    return
+  fi
+  log="$top/_build/$name/check.log"
+  make -C "$top/_build/$name" -s check 2>&1 | tee "$log"
+  totals=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
+  if [ -z "$totals" ]; then
+    echo "FAIL suite $name: the harness printed no totals"
+    failed=$((failed + 1))
+    return
+  fi
+  p=$(echo "$totals" | sed -E 's/^([0-9]+) passed.*/\1/')
+  f=$(echo "$totals" | sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/')
+  s=$(echo "$totals" | sed -nE 's/.*, ([0-9]+) skipped.*/\1/p')
+  passed=$((passed + p))
+  failed=$((failed + f))
+  skipped=$((skipped + ${s:-0}))
+}
+
+run_suite default
+run_suite sanitize --enable-debug --enable-sanitize=address,undefined
+
+echo "=== all suites"
+if [ "$skipped" -gt 0 ]; then
+  echo "$passed passed, $failed failed, $skipped skipped"
+else
+  echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ]

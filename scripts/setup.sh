@@ -1,0 +1,55 @@
+#!/bin/sh
+# setup.sh [BUILD-NAME [configure options...]]: everything a fresh Debian
+# machine needs before the demo or the tests. Installs missing packages
+# (when run as root), generates configure, configures the build directory
+# _build/BUILD-NAME (default: default) and builds it. Safe to run again: it
+# reconfigures only when the options change.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+name=${1:-default}
+[ $# -gt 0 ] && shift
+
+need_pkgs() {
+  missing=
+  command -v autoreconf >/dev/null 2>&1 || missing="$missing autoconf"
+  command -v automake >/dev/null 2>&1 || missing="$missing automake"
+  command -v libtoolize >/dev/null 2>&1 || missing="$missing libtool"
+  command -v make >/dev/null 2>&1 || missing="$missing make"
+  command -v cc >/dev/null 2>&1 || missing="$missing gcc"
+  command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
+  command -v pgrep >/dev/null 2>&1 || missing="$missing procps"
+  echo "$missing"
+}
+
+missing=$(need_pkgs)
+if [ -n "$missing" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "setup: installing$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    # shellcheck disable=SC2086
+    apt-get install -y -qq --no-install-recommends $missing >/dev/null
+  else
+    echo "setup: missing$missing; install them (as root: apt-get install$missing)" >&2
+    case "$missing" in *autoconf*|*automake*|*libtool*|*make*|*gcc*) exit 1 ;; esac
+  fi
+fi
+
+cd "$top"
+if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt configure ]; then
+  echo "setup: generating configure"
+  ./Bootstrap >/dev/null 2>&1 || ./Bootstrap
+fi
+
+build="$top/_build/$name"
+mkdir -p "$build"
+cd "$build"
+wanted="$*"
+if [ ! -f Makefile ] || [ "$(cat .setup-options 2>/dev/null)" != "$wanted" ]; then
+  echo "setup: configuring _build/$name ${wanted:+($wanted)}"
+  "$top/configure" --prefix="$build/_install" "$@" >configure.log 2>&1 ||
+    { tail -30 configure.log >&2; exit 1; }
+  echo "$wanted" >.setup-options
+fi
+echo "setup: building _build/$name"
+make -j2 >make.log 2>&1 || { tail -40 make.log >&2; exit 1; }
