@@ -79,7 +79,14 @@ void gasneti_wait_backoff(unsigned *spins) {
   }
 }
 
+/* A step that handled messages starts the back-off again: a node that is
+ * serving requests while it waits must answer the next one promptly, not
+ * after a nap earned by earlier idle steps. */
 void gasneti_wait_step(unsigned *spins) {
-  gasnet_AMPoll();
-  gasneti_wait_backoff(spins);
+  int work = 0;
+  if (gasneti_attach_done) work = gasnetc_am_poll() + gasneti_progress_run();
+  if (work)
+    *spins = 0;
+  else
+    gasneti_wait_backoff(spins);
 }
