@@ -100,12 +100,7 @@ static void gasnetc_smp_fork_nodes(unsigned nodes) {
   /* Block the signals the supervisor waits for before any child exists, so
    * none is lost; each child restores the client's mask. */
   sigset_t watched, saved;
-  sigemptyset(&watched);
-  sigaddset(&watched, SIGCHLD);
-  sigaddset(&watched, SIGINT);
-  sigaddset(&watched, SIGTERM);
-  sigaddset(&watched, SIGHUP);
-  sigaddset(&watched, SIGQUIT);
+  gasnetc_supervisor_signals(&watched);
   sigprocmask(SIG_BLOCK, &watched, &saved);
   fflush(NULL); /* or buffered output would be printed once per node */
   pid_t supervisor = getpid();
@@ -138,6 +133,7 @@ int gasnetc_init(int *argc, char ***argv) {
   gasneti_mynode = 0;
   if (nodes > 1) gasnetc_smp_fork_nodes(nodes);
   else gasnetc_smp_control->node[0].pid = (int32_t)getpid();
+  gasnetc_smp_extended_init();
   return GASNET_OK;
 }
 

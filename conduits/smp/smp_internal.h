@@ -57,11 +57,17 @@ typedef struct {
 } gasnetc_smp_queues_t;
 
 /* One cache line per node: its start-up barrier counter and what it tells
- * the others at start-up. */
+ * the others at start-up; then the state of the extended API's SMP barrier
+ * (smp_barrier.c): a counter bumped at each notify (wraps around) and the
+ * id and flags of the notify, per phase (barrier number & 1). Only the
+ * owner writes its line. */
 typedef struct {
   _Alignas(GASNETC_SMP_CACHE_LINE) uint64_t barrier_count; /* atomic */
   uint64_t segsize;
   int32_t pid;
+  uint32_t ext_barrier_count; /* atomic */
+  int32_t ext_barrier_id[2];
+  int32_t ext_barrier_flags[2];
 } gasnetc_smp_node_line_t;
 
 /* Exit protocol: the first node (or the supervisor) to decide the job's
@@ -90,12 +96,18 @@ extern void gasnetc_smp_ring_release(gasnetc_smp_slot_t *slot, uint64_t pos);
 /* boot.c: the start-up barrier over the control lines. */
 extern void gasnetc_smp_boot_barrier(void);
 
+/* smp_extended.c: registers the extended API overrides (called by each
+ * node at the end of gasnetc_init). */
+extern void gasnetc_smp_extended_init(void);
+
 /* exit.c */
 /* Set the job's exit code unless one is set already; returns the code in force. */
 extern int gasnetc_smp_claim_exit(int code);
 extern void gasnetc_smp_check_exit(void);
 
 /* supervisor.c: never returns; ends the process with the job's exit code. */
+#include <signal.h>
+extern void gasnetc_supervisor_signals(sigset_t *set);
 extern void gasnetc_smp_supervise(pid_t *pids, unsigned nodes, const void *saved_sigmask)
     GASNETI_NORETURN;
 

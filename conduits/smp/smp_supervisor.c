@@ -19,6 +19,9 @@
 
 /* How long terminated nodes get before SIGKILL. */
 #define GASNETC_SMP_KILL_GRACE 1.0
+/* How long the other nodes get to notice that the job is ending. Nodes that
+ * poll notice at once; this only bounds nodes busy outside the library. */
+#define GASNETC_SMP_EXIT_TIMEOUT 3.0
 
 typedef enum {
   SUPERVISE_RUNNING,  /* every node is working */
@@ -110,19 +113,28 @@ static void gasnetc_on_signal(gasnetc_supervisor_t *sv, int sig) {
   if (sv->state < SUPERVISE_TERMINATED) gasnetc_terminate(sv, sig);
 }
 
+/* The signals the supervisor acts on. A signal ignored when the job was
+ * started stays ignored (the nodes inherit that), as Unix asks of a program
+ * started in the background. */
+void gasnetc_supervisor_signals(sigset_t *set) {
+  static const int job_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+  sigemptyset(set);
+  sigaddset(set, SIGCHLD);
+  for (unsigned i = 0; i < sizeof(job_signals) / sizeof(job_signals[0]); i++) {
+    struct sigaction current;
+    if (sigaction(job_signals[i], NULL, &current) == 0 && current.sa_handler == SIG_IGN) continue;
+    sigaddset(set, job_signals[i]);
+  }
+}
+
 void gasnetc_smp_supervise(pid_t *pids, unsigned nodes, const void *saved_sigmask) {
   (void)saved_sigmask;
-  gasnetc_supervisor_t sv = {pids, nodes, 0, SUPERVISE_RUNNING, 0, 10.0};
+  gasnetc_supervisor_t sv = {pids, nodes, 0, SUPERVISE_RUNNING, 0, 0};
   for (unsigned i = 0; i < nodes; i++) sv.alive += pids[i] > 0;
-  sv.exit_timeout = gasneti_getenv_double("GASNET_EXITTIMEOUT", 10.0);
+  sv.exit_timeout = gasneti_getenv_double("GASNET_EXITTIMEOUT", GASNETC_SMP_EXIT_TIMEOUT);
   if (sv.alive < nodes) gasnetc_terminate(&sv, SIGTERM); /* a fork failed */
   sigset_t watched;
-  sigemptyset(&watched);
-  sigaddset(&watched, SIGCHLD);
-  sigaddset(&watched, SIGINT);
-  sigaddset(&watched, SIGTERM);
-  sigaddset(&watched, SIGHUP);
-  sigaddset(&watched, SIGQUIT);
+  gasnetc_supervisor_signals(&watched);
   gasnetc_reap(&sv);
   while (sv.alive > 0) {
     double wait = sv.state == SUPERVISE_RUNNING ? 1.0 : sv.deadline - gasnetc_now();
