@@ -113,12 +113,15 @@ typedef void *gasnet_threadinfo_t;
 /* Alignment that every address handed out by this library honours. */
 #define GASNET_DATA_ALIGNMENT 16
 
-/* The conduit's own definitions (name, limits, PSHM, aligned segments). */
+/* The conduit's own definitions (name, limits, PSHM, aligned segments).
+ * Libraries built once for every conduit (the collectives) define
+ * GASNETI_CONDUIT_NEUTRAL and see only what all conduits share. */
+#ifndef GASNETI_CONDUIT_NEUTRAL
 #include <gasnet_core.h>
-
 #ifndef GASNET_CONFIG_STRING
 #define GASNET_CONFIG_STRING \
   GASNETI_BUILD_CONFIG_STRING ",CONDUIT=" GASNET_CONDUIT_NAME_STR ",THREADMODE=" GASNETI_THREADMODE_STR
+#endif
 #endif
 
 GASNETI_BEGIN_EXTERNC
@@ -148,10 +151,12 @@ extern const char *gasnet_ErrorDesc(int errval);
 extern int gasnet_set_waitmode(int wait_mode);
 
 /* ------------------------------------------------------------ active messages */
+/* Functions rather than constants, so layers built once for every conduit
+ * ask the conduit they are linked with. */
 static inline size_t gasnet_AMMaxArgs(void) { return 16; }
-static inline size_t gasnet_AMMaxMedium(void) { return GASNETC_MAX_MEDIUM; }
-static inline size_t gasnet_AMMaxLongRequest(void) { return GASNETC_MAX_LONG_REQUEST; }
-static inline size_t gasnet_AMMaxLongReply(void) { return GASNETC_MAX_LONG_REPLY; }
+extern size_t gasnet_AMMaxMedium(void);
+extern size_t gasnet_AMMaxLongRequest(void);
+extern size_t gasnet_AMMaxLongReply(void);
 
 extern int gasnet_AMPoll(void);
 extern int gasnet_AMGetMsgSource(gasnet_token_t token, gasnet_node_t *srcindex);
@@ -211,5 +216,6 @@ static inline void gasnet_resume_interrupts(void) {}
 GASNETI_END_EXTERNC
 
 #include <gasnet_am_arity.h>
+#include <gasnet_extended.h>
 
 #endif /* GASNET_H */

@@ -158,6 +158,10 @@ int gasneti_AMReplyLongM(gasnet_token_t token, gasnet_handler_t handler, void *s
   return gasneti_am_reply(token, &am, call);
 }
 
+size_t gasnet_AMMaxMedium(void) { return GASNETC_MAX_MEDIUM; }
+size_t gasnet_AMMaxLongRequest(void) { return GASNETC_MAX_LONG_REQUEST; }
+size_t gasnet_AMMaxLongReply(void) { return GASNETC_MAX_LONG_REPLY; }
+
 int gasnet_AMGetMsgSource(gasnet_token_t token, gasnet_node_t *srcindex) {
   if (!token || !srcindex)
     return gasneti_error(GASNET_ERR_BAD_ARG, "gasnet_AMGetMsgSource", "token %p srcindex %p",
