@@ -1,0 +1,165 @@
+# lib.sh: helpers shared by the exit and fault scripts (sourced, not run).
+#
+# A script sets BUILDDIR (absolute) before calling setup_paths. Each check
+# prints one line and sets FAILED=1 when it fails; the script's exit status
+# is the count of failed scenarios (capped), so the harness sees a failure.
+
+FAILED=0
+NOTES=""
+
+setup_paths() {
+  LAUNCHER=$BUILDDIR/conduits/smp/gasnetrun_smp
+  PROG=$BUILDDIR/tests/exit/testexit
+  SIGDFL=$BUILDDIR/tests/exit/sigdfl
+  if [ ! -e "$LAUNCHER" ]; then
+    echo "SKIP: no smp conduit in $BUILDDIR (configured with --disable-smp?)"
+    exit 77 # the harness's "skipped"
+  fi
+  for f in "$LAUNCHER" "$PROG" "$SIGDFL"; do
+    if [ ! -x "$f" ]; then
+      echo "FAIL setup: $f is missing or not executable (run make check first)"
+      exit 1
+    fi
+  done
+  WORK=$(mktemp -d "${TMPDIR:-/tmp}/exittest.XXXXXX")
+  trap 'cleanup_work' EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+}
+
+cleanup_work() {
+  if [ -n "${WORK:-}" ]; then rm -rf "$WORK"; fi
+}
+
+# The node counts to run: the script's own list, unless the harness user
+# overrides every list with GASNET_TEST_NODES.
+node_list() {
+  echo "${GASNET_TEST_NODES:-$1}" | tr ',' ' '
+}
+
+# Milliseconds of wall-clock time (CLOCK_REALTIME, as testexit's EVENT lines).
+now_ms() {
+  t=$(date +%s%N 2>/dev/null || true)
+  case $t in
+    *[!0-9]* | "") echo $(($(date +%s) * 1000)) ;;
+    *) echo $((t / 1000000)) ;;
+  esac
+}
+
+# Milliseconds as seconds with three decimals.
+fmt_ms() { echo "$(($1 / 1000)).$(printf '%03d' $(($1 % 1000)))s"; }
+
+nap() { sleep 0.1 2>/dev/null || sleep 1; }
+
+# Every file named like gasnet in the places a leak would show.
+gasnet_files() {
+  for f in /dev/shm/*gasnet* /dev/shm/*GASNET* /tmp/*gasnet* /tmp/*GASNET*; do
+    [ -e "$f" ] && echo "$f"
+  done | sort
+}
+
+snapshot_files() { gasnet_files >"$WORK/files.before"; }
+
+# Does the name of file $1 carry the pid of a live process? Our job's
+# processes are gone when this is asked (check_orphans runs first), so such a
+# file belongs to another job running on the machine at the same time (say
+# another test suite), not to ours.
+foreign_file() {
+  for num in $(basename "$1" | tr -c '0-9' ' '); do
+    if [ "$num" -gt 1 ] 2>/dev/null && kill -0 "$num" 2>/dev/null; then return 0; fi
+  done
+  return 1
+}
+
+# Files that appeared since snapshot_files, minus other live jobs' files.
+new_files() {
+  gasnet_files >"$WORK/files.after"
+  comm -13 "$WORK/files.before" "$WORK/files.after" | while read -r f; do
+    if foreign_file "$f"; then
+      echo "  (ignoring $f: named after a live process, so another job's)" >&2
+    else
+      echo "$f"
+    fi
+  done
+}
+
+# Pids of live processes running this build's testexit (argv[0] is its path,
+# or the real binary's path when libtool put a wrapper script in front).
+# Zombies do not count: they are gone as soon as their parent reaps them.
+testexit_pids() {
+  ps -eo pid=,stat=,args= | P="$PROG" L="$BUILDDIR/tests/exit/.libs/" awk '
+    $2 !~ /^Z/ && ($3 == ENVIRON["P"] ||
+                   (index($3, ENVIRON["L"]) == 1 && $3 ~ /testexit$/)) { print $1 }'
+}
+
+# Wait up to $1 ms for every testexit process to end. Prints the survivors
+# (and ends them: they are ours) when some are left.
+check_orphans() {
+  orph_end=$(($(now_ms) + $1))
+  while :; do
+    orph=$(testexit_pids)
+    [ -z "$orph" ] && return 0
+    [ "$(now_ms)" -ge "$orph_end" ] && break
+    nap
+  done
+  echo "  orphans after the job ended: $(echo "$orph" | tr '\n' ' ')"
+  ps -o pid=,stat=,args= -p "$(echo "$orph" | tr '\n' ',' | sed 's/,$//')" 2>/dev/null |
+    sed 's/^/    /'
+  for p in $orph; do kill -KILL "$p" 2>/dev/null || true; done
+  return 1
+}
+
+# Leak checks after a scenario: orphans, then new files. Returns 1 on a leak.
+check_leaks() {
+  leak_rc=0
+  if ! check_orphans 1000; then leak_rc=1; fi
+  lf=$(new_files)
+  if [ -n "$lf" ]; then
+    echo "  new gasnet files: $(echo "$lf" | tr '\n' ' ')"
+    leak_rc=1
+  fi
+  return $leak_rc
+}
+
+# rc matches EXPECT (an exact code or !0)?
+rc_matches() {
+  case $2 in
+    '!0') [ "$1" -ne 0 ] ;;
+    *) [ "$1" -eq "$2" ] ;;
+  esac
+}
+
+# The EVENT time printed by testexit in file $1, or nothing.
+event_ms() {
+  sed -n 's/^EVENT node=[0-9]* ms=\([0-9]*\)$/\1/p' "$1" | head -n 1
+}
+
+ready_count() {
+  grep -c '^READY node=' "$1" 2>/dev/null || true
+}
+
+show_output() {
+  for f in "$@"; do
+    [ -s "$f" ] || continue
+    echo "  --- tail of $(basename "$f")"
+    tail -n 15 "$f" | sed 's/^/  | /'
+  done
+}
+
+verdict() { # $1 = 0 pass / 1 fail, $2 = label, $3 = details
+  if [ "$1" -eq 0 ]; then
+    echo "PASS $2 $3"
+  else
+    echo "FAIL $2 $3"
+    FAILED=$((FAILED + 1))
+  fi
+}
+
+finish() {
+  [ -n "$NOTES" ] && printf '%s\n' "$NOTES"
+  if [ "$FAILED" -gt 0 ]; then
+    echo "$FAILED scenario(s) failed"
+    exit 1
+  fi
+  exit 0
+}
