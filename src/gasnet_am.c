@@ -56,7 +56,7 @@ static int gasneti_am_request(gasnet_node_t dest, gasneti_am_t *am, const char *
                        (unsigned)gasneti_nodes);
   if (gasneti_handler_ctx != GASNETI_CTX_NONE)
     gasneti_fatalerror("%s: AM requests may not be sent from inside an AM handler "
-                       "(handler %u is sending to node %u)",
+                       "(a request for handler %u to node %u)",
                        call, (unsigned)am->handler, (unsigned)dest);
   gasneti_am_check_payload(am, dest, call);
   gasnetc_am_request(dest, am);
