@@ -18,7 +18,7 @@ run_suite() { # NAME CONFIGURE-OPTIONS...
     return
   fi
   log="$top/_build/$name/check.log"
-  make -C "$top/_build/$name" -s check 2>&1 | tee "$log"
+  make -C "$top/_build/$name" -s -j2 check 2>&1 | tee "$log"
   totals=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
   if [ -z "$totals" ]; then
     echo "FAIL suite $name: the harness printed no totals"

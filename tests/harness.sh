@@ -29,6 +29,7 @@
 #
 # Environment:
 #   TESTS_FILTER=REGEX       run only the cases whose NAME matches (grep -E)
+#   TESTS_EXCLUDE=REGEX      skip the cases whose NAME matches (grep -E)
 #   GASNET_TEST_NODES=LIST   use LIST instead of every case's node list
 #   GASNET_TEST_LAUNCHER=CMD the launcher; @N@ in it becomes the count,
 #                            else `-n N` is appended. Default:
@@ -53,6 +54,7 @@ srcdir=$(cd "$srcdir" 2>/dev/null && pwd) || die "no source dir '$srcdir'"
 command -v timeout >/dev/null 2>&1 || die "the timeout command (coreutils) is needed"
 
 filter=${TESTS_FILTER:-}
+exclude=${TESTS_EXCLUDE:-}
 nodes_override=${GASNET_TEST_NODES:-}
 launcher=${GASNET_TEST_LAUNCHER:-$builddir/conduits/smp/gasnetrun_smp}
 case ${GASNET_TEST_LAUNCHER:-} in
@@ -302,6 +304,7 @@ run_line() {
   name=$1 nodes=$2 expect=$3 tmo=$4
   shift 4
   if [ -n "$filter" ] && ! printf '%s\n' "$name" | grep -Eq -- "$filter"; then return; fi
+  if [ -n "$exclude" ] && printf '%s\n' "$name" | grep -Eq -- "$exclude"; then return; fi
   case $nodes in
     -) ;;
     *[!0-9,]* | ,* | *, | *,,*) bad_line "$name" "$where" "NODES '$nodes'"; return ;;

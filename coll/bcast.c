@@ -1,0 +1,131 @@
+/* bcast.c: broadcast algorithms.
+ *  - eager trees (flat, binomial, binary, k-nomial): the data travels in AM
+ *    Medium chunks from parent to child; a node forwards once it holds it
+ *    all. Works for any buffers.
+ *  - flat put: the root puts straight into every destination (which must
+ *    be in the segment) and signals each when its put has completed. */
+#include "coll_putfan.h"
+#include "coll_tree.h"
+
+#include <stdlib.h>
+
+#define BCAST_STEP_DATA 0u
+
+/* ------------------------------------------------------------ eager tree */
+typedef enum { BCAST_AWAIT_DATA, BCAST_FORWARD, BCAST_FINISHED } bcast_state_t;
+
+typedef struct {
+  gasnete_coll_treepos_t pos;
+  bcast_state_t state;
+  size_t received; /* atomic: bytes already in dst */
+} bcast_tree_t;
+
+static void bcast_tree_setup(gasnete_coll_op_t *op) {
+  bcast_tree_t *b = gasnete_coll_calloc(1, sizeof(*b));
+  gasnete_coll_treepos_init(&b->pos, op);
+  b->state = BCAST_AWAIT_DATA;
+  op->priv = b;
+}
+
+static void bcast_tree_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
+  bcast_tree_t *b = op->priv;
+  memcpy((char *)op->args.dst + msg->offset, msg->data, msg->nbytes);
+  __atomic_fetch_add(&b->received, msg->nbytes, __ATOMIC_ACQ_REL);
+}
+
+static gasnete_coll_progress_t bcast_tree_progress(gasnete_coll_op_t *op) {
+  bcast_tree_t *b = op->priv;
+  const gasnete_coll_args_t *a = &op->args;
+  switch (b->state) {
+    case BCAST_AWAIT_DATA:
+      if (b->pos.vrank != 0 && __atomic_load_n(&b->received, __ATOMIC_ACQUIRE) < a->nbytes)
+        return GASNETE_COLL_NOT_YET;
+      b->state = BCAST_FORWARD;
+      __attribute__((fallthrough));
+    case BCAST_FORWARD: {
+      /* The root sends from src, so its own copy need not come first. */
+      const void *data = b->pos.vrank == 0 ? a->src : a->dst;
+      uint32_t tag = gasnete_coll_tag(GASNETE_COLL_TAG_ALG, BCAST_STEP_DATA, 0);
+      for (uint32_t i = 0; i < b->pos.nchildren; i++)
+        gasnete_coll_send_data(op, gasnete_coll_vrank_to_rank(op, b->pos.children[i].vrank), tag, 0,
+                               data, a->nbytes);
+      if (b->pos.vrank == 0 && a->dst != a->src) memcpy(a->dst, a->src, a->nbytes);
+      b->state = BCAST_FINISHED;
+    }
+      __attribute__((fallthrough));
+    case BCAST_FINISHED: return GASNETE_COLL_DONE;
+  }
+  return GASNETE_COLL_NOT_YET;
+}
+
+static void bcast_tree_cleanup(gasnete_coll_op_t *op) {
+  bcast_tree_t *b = op->priv;
+  gasnete_coll_treepos_free(&b->pos);
+  free(b);
+}
+
+static int bcast_any(const gasnete_coll_args_t *a, gasnet_node_t size) {
+  (void)a;
+  (void)size;
+  return 1;
+}
+
+/* ------------------------------------------------------------ flat put */
+typedef struct {
+  gasnete_coll_putfan_t fan;
+  int copied;
+} bcast_put_t;
+
+static void bcast_put_setup(gasnete_coll_op_t *op) {
+  bcast_put_t *b = gasnete_coll_calloc(1, sizeof(*b));
+  gasnet_node_t size = op->team->size, me = op->team->myrank, root = op->args.root;
+  int is_root = me == root;
+  gasnete_coll_putfan_init(&b->fan, op, is_root ? size - 1 : 0, is_root ? 0 : 1, is_root ? 0 : 1);
+  if (is_root) {
+    uint32_t n = 0;
+    for (gasnet_node_t r = 0; r < size; r++)
+      if (r != root) b->fan.puts[n++] = (gasnete_coll_put_t){r, op->args.src, op->args.nbytes, 0, 0, 0};
+  } else if (b->fan.announce) {
+    b->fan.announce[0] = root;
+  }
+  op->priv = b;
+}
+
+static void bcast_put_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
+  bcast_put_t *b = op->priv;
+  if (!gasnete_coll_putfan_deliver(&b->fan, msg))
+    gasneti_fatalerror("gasnet_coll broadcast: unexpected message tag 0x%x", (unsigned)msg->tag);
+}
+
+static gasnete_coll_progress_t bcast_put_progress(gasnete_coll_op_t *op) {
+  bcast_put_t *b = op->priv;
+  const gasnete_coll_args_t *a = &op->args;
+  if (!b->copied && op->team->myrank == a->root) {
+    if (a->dst != a->src) memcpy(a->dst, a->src, a->nbytes);
+    b->copied = 1;
+  }
+  return gasnete_coll_putfan_progress(op, &b->fan);
+}
+
+static void bcast_put_cleanup(gasnete_coll_op_t *op) {
+  bcast_put_t *b = op->priv;
+  gasnete_coll_putfan_free(&b->fan);
+  free(b);
+}
+
+/* ------------------------------------------------------------ the table */
+#define BCAST_TREE(name_, shape_, desc_)                                                    \
+  {name_, desc_, GASNETE_COLL_BROADCAST, shape_, bcast_any, bcast_tree_setup,              \
+   bcast_tree_progress, bcast_tree_deliver, bcast_tree_cleanup}
+
+const gasnete_coll_alg_t gasnete_coll_bcast_algs[] = {
+    BCAST_TREE("flat", GASNETE_COLL_TREE_FLAT, "root sends AM chunks to every node"),
+    BCAST_TREE("binomial", GASNETE_COLL_TREE_BINOMIAL, "AM chunks down a binomial tree"),
+    BCAST_TREE("binary", GASNETE_COLL_TREE_BINARY, "AM chunks down a binary tree"),
+    BCAST_TREE("knomial", GASNETE_COLL_TREE_KNOMIAL,
+               "AM chunks down a k-nomial tree (GASNET_COLL_TREE_RADIX)"),
+    {"put", "root puts into every destination (dst in segment)", GASNETE_COLL_BROADCAST, 0,
+     gasnete_coll_putfan_eligible, bcast_put_setup, bcast_put_progress, bcast_put_deliver,
+     bcast_put_cleanup},
+};
+const unsigned gasnete_coll_bcast_nalgs = sizeof(gasnete_coll_bcast_algs) / sizeof(gasnete_coll_bcast_algs[0]);

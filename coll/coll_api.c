@@ -1,0 +1,96 @@
+/* coll_api.c: the public initiation calls. Each builds the argument
+ * record, checks it, and starts an op; a blocking call is the _nb call
+ * followed by a wait. */
+#include "coll_internal.h"
+
+extern void gasnete_coll_check_args(gasnet_team_handle_t team, const gasnete_coll_args_t *a,
+                                    int blocking, const char *call);
+
+/* The handle an op completes: a fresh one, or the open aggregate's.
+ * Calls flagged AGGREGATE keep the aggregate open; the first call without
+ * the flag closes it and returns its handle. */
+static gasnete_coll_handle_t *gasnete_coll_handle_for(gasnete_coll_team_t *team, int flags) {
+  gasnete_coll_handle_t *h = team->aggregate ? team->aggregate : gasnete_coll_handle_new();
+  __atomic_fetch_add(&h->pending, 1, __ATOMIC_ACQ_REL);
+  team->aggregate = (flags & GASNET_COLL_AGGREGATE) ? h : NULL;
+  return h;
+}
+
+static gasnet_coll_handle_t gasnete_coll_initiate(gasnet_team_handle_t team,
+                                                  const gasnete_coll_args_t *args, int blocking,
+                                                  const char *call) {
+  gasnete_coll_check_args(team, args, blocking, call);
+  gasnete_coll_handle_t *h = gasnete_coll_handle_for(team, args->flags);
+  gasnete_coll_op_start(team, args, h, call);
+  gasnete_coll_kick();
+  if (args->flags & GASNET_COLL_AGGREGATE) return GASNET_COLL_INVALID_HANDLE;
+  return h;
+}
+
+static gasnete_coll_args_t gasnete_coll_args(gasnete_coll_kind_t kind, void *dst, void *src,
+                                             size_t nbytes, gasnet_image_t root, int flags) {
+  gasnete_coll_args_t a = {kind, dst, src, nbytes, (gasnet_node_t)root, flags};
+  return a;
+}
+
+gasnet_coll_handle_t gasnet_coll_broadcast_nb(gasnet_team_handle_t team, void *dst,
+                                              gasnet_image_t srcimage, void *src, size_t nbytes,
+                                              int flags) {
+  gasnete_coll_args_t a = gasnete_coll_args(GASNETE_COLL_BROADCAST, dst, src, nbytes, srcimage, flags);
+  return gasnete_coll_initiate(team, &a, 0, "gasnet_coll_broadcast_nb");
+}
+
+void gasnet_coll_broadcast(gasnet_team_handle_t team, void *dst, gasnet_image_t srcimage, void *src,
+                           size_t nbytes, int flags) {
+  gasnete_coll_args_t a = gasnete_coll_args(GASNETE_COLL_BROADCAST, dst, src, nbytes, srcimage, flags);
+  gasnet_coll_wait_sync(gasnete_coll_initiate(team, &a, 1, "gasnet_coll_broadcast"));
+}
+
+gasnet_coll_handle_t gasnet_coll_scatter_nb(gasnet_team_handle_t team, void *dst,
+                                            gasnet_image_t srcimage, void *src, size_t nbytes,
+                                            int flags) {
+  gasnete_coll_args_t a = gasnete_coll_args(GASNETE_COLL_SCATTER, dst, src, nbytes, srcimage, flags);
+  return gasnete_coll_initiate(team, &a, 0, "gasnet_coll_scatter_nb");
+}
+
+void gasnet_coll_scatter(gasnet_team_handle_t team, void *dst, gasnet_image_t srcimage, void *src,
+                         size_t nbytes, int flags) {
+  gasnete_coll_args_t a = gasnete_coll_args(GASNETE_COLL_SCATTER, dst, src, nbytes, srcimage, flags);
+  gasnet_coll_wait_sync(gasnete_coll_initiate(team, &a, 1, "gasnet_coll_scatter"));
+}
+
+gasnet_coll_handle_t gasnet_coll_gather_nb(gasnet_team_handle_t team, gasnet_image_t dstimage,
+                                           void *dst, void *src, size_t nbytes, int flags) {
+  gasnete_coll_args_t a = gasnete_coll_args(GASNETE_COLL_GATHER, dst, src, nbytes, dstimage, flags);
+  return gasnete_coll_initiate(team, &a, 0, "gasnet_coll_gather_nb");
+}
+
+void gasnet_coll_gather(gasnet_team_handle_t team, gasnet_image_t dstimage, void *dst, void *src,
+                        size_t nbytes, int flags) {
+  gasnete_coll_args_t a = gasnete_coll_args(GASNETE_COLL_GATHER, dst, src, nbytes, dstimage, flags);
+  gasnet_coll_wait_sync(gasnete_coll_initiate(team, &a, 1, "gasnet_coll_gather"));
+}
+
+gasnet_coll_handle_t gasnet_coll_gather_all_nb(gasnet_team_handle_t team, void *dst, void *src,
+                                               size_t nbytes, int flags) {
+  gasnete_coll_args_t a = gasnete_coll_args(GASNETE_COLL_GATHER_ALL, dst, src, nbytes, 0, flags);
+  return gasnete_coll_initiate(team, &a, 0, "gasnet_coll_gather_all_nb");
+}
+
+void gasnet_coll_gather_all(gasnet_team_handle_t team, void *dst, void *src, size_t nbytes,
+                            int flags) {
+  gasnete_coll_args_t a = gasnete_coll_args(GASNETE_COLL_GATHER_ALL, dst, src, nbytes, 0, flags);
+  gasnet_coll_wait_sync(gasnete_coll_initiate(team, &a, 1, "gasnet_coll_gather_all"));
+}
+
+gasnet_coll_handle_t gasnet_coll_exchange_nb(gasnet_team_handle_t team, void *dst, void *src,
+                                             size_t nbytes, int flags) {
+  gasnete_coll_args_t a = gasnete_coll_args(GASNETE_COLL_EXCHANGE, dst, src, nbytes, 0, flags);
+  return gasnete_coll_initiate(team, &a, 0, "gasnet_coll_exchange_nb");
+}
+
+void gasnet_coll_exchange(gasnet_team_handle_t team, void *dst, void *src, size_t nbytes,
+                          int flags) {
+  gasnete_coll_args_t a = gasnete_coll_args(GASNETE_COLL_EXCHANGE, dst, src, nbytes, 0, flags);
+  gasnet_coll_wait_sync(gasnete_coll_initiate(team, &a, 1, "gasnet_coll_exchange"));
+}

@@ -1,0 +1,223 @@
+/* coll_engine.c: the life of an op. Starting an op gives it the team's next
+ * sequence number, picks its algorithm, files it where messages can find
+ * it, replays messages that arrived early, and enables the progress hook.
+ * The poll function then advances every live op through
+ *   IN_SYNC (IN_ALLSYNC only) -> DATA (the algorithm) -> OUT_SYNC (OUT_ALLSYNC only)
+ * and retires ops that are done. */
+#define _GNU_SOURCE /* PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP */
+#include "coll_internal.h"
+
+#include <stdlib.h>
+
+/* ------------------------------------------------------------ locking
+ * SEQ: no lock. PAR: one recursive lock over the engine's state. It is
+ * recursive because an op that sends may poll, and the poll may run a
+ * collectives handler on the same thread; that nesting is safe because
+ * handlers only record arrivals, which the progress functions re-read. */
+#ifdef GASNETE_COLL_THREADS
+/* Statically initialised: a peer's message may arrive before gasnet_coll_init. */
+static pthread_mutex_t gasnete_coll_mutex = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+void gasnete_coll_lock(void) { pthread_mutex_lock(&gasnete_coll_mutex); }
+void gasnete_coll_unlock(void) { pthread_mutex_unlock(&gasnete_coll_mutex); }
+static int gasnete_coll_trylock(void) { return pthread_mutex_trylock(&gasnete_coll_mutex) == 0; }
+#else
+void gasnete_coll_lock(void) {}
+void gasnete_coll_unlock(void) {}
+static int gasnete_coll_trylock(void) { return 1; }
+#endif
+
+/* ------------------------------------------------------------ live ops */
+#define GASNETE_COLL_BUCKETS 1024u /* power of two */
+static gasnete_coll_op_t *gasnete_coll_buckets[GASNETE_COLL_BUCKETS];
+static gasnete_coll_op_t *gasnete_coll_live_head;
+static gasnete_coll_op_t **gasnete_coll_live_tail = &gasnete_coll_live_head;
+static gasneti_progress_hook_t *gasnete_coll_hook;
+
+static unsigned gasnete_coll_bucket(uint32_t team_id, uint32_t seq) {
+  return (seq ^ (team_id * 0x9e3779b9u)) & (GASNETE_COLL_BUCKETS - 1);
+}
+
+static gasnete_coll_op_t *gasnete_coll_find(uint32_t team_id, uint32_t seq) {
+  gasnete_coll_op_t *op = gasnete_coll_buckets[gasnete_coll_bucket(team_id, seq)];
+  while (op && (op->seq != seq || op->team->id != team_id)) op = op->next_bucket;
+  return op;
+}
+
+static void gasnete_coll_file(gasnete_coll_op_t *op) {
+  unsigned b = gasnete_coll_bucket(op->team->id, op->seq);
+  op->next_bucket = gasnete_coll_buckets[b];
+  gasnete_coll_buckets[b] = op;
+  op->next_live = NULL;
+  *gasnete_coll_live_tail = op;
+  gasnete_coll_live_tail = &op->next_live;
+}
+
+static void gasnete_coll_unfile_bucket(gasnete_coll_op_t *op) {
+  gasnete_coll_op_t **p = &gasnete_coll_buckets[gasnete_coll_bucket(op->team->id, op->seq)];
+  while (*p != op) p = &(*p)->next_bucket;
+  *p = op->next_bucket;
+}
+
+/* ------------------------------------------------------------ early arrivals
+ * A message for an op this node has not started yet is copied here and
+ * handed over when the op starts. */
+typedef struct gasnete_coll_early_s {
+  struct gasnete_coll_early_s *next;
+  uint32_t team_id;
+  uint32_t seq;
+  gasnete_coll_msg_t msg; /* msg.data points just past this struct */
+} gasnete_coll_early_t;
+
+static gasnete_coll_early_t *gasnete_coll_early_buckets[GASNETE_COLL_BUCKETS];
+
+static void gasnete_coll_early_store(uint32_t team_id, uint32_t seq, const gasnete_coll_msg_t *msg) {
+  gasnete_coll_early_t *e = gasnete_coll_malloc(sizeof(*e) + msg->nbytes);
+  e->team_id = team_id;
+  e->seq = seq;
+  e->msg = *msg;
+  if (msg->nbytes) memcpy(e + 1, msg->data, msg->nbytes);
+  e->msg.data = e + 1;
+  /* Append, so messages are replayed in arrival order. */
+  gasnete_coll_early_t **p = &gasnete_coll_early_buckets[gasnete_coll_bucket(team_id, seq)];
+  while (*p) p = &(*p)->next;
+  e->next = NULL;
+  *p = e;
+}
+
+static void gasnete_coll_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg);
+
+static void gasnete_coll_early_replay(gasnete_coll_op_t *op) {
+  gasnete_coll_early_t **p = &gasnete_coll_early_buckets[gasnete_coll_bucket(op->team->id, op->seq)];
+  while (*p) {
+    gasnete_coll_early_t *e = *p;
+    if (e->seq == op->seq && e->team_id == op->team->id) {
+      *p = e->next;
+      gasnete_coll_deliver(op, &e->msg);
+      free(e);
+    } else {
+      p = &e->next;
+    }
+  }
+}
+
+/* ------------------------------------------------------------ delivery */
+static void gasnete_coll_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
+  switch (GASNETE_COLL_TAG_OWNER(msg->tag)) {
+    case GASNETE_COLL_TAG_CHECK: gasnete_coll_dissem_deliver(op, &op->check, msg); break;
+    case GASNETE_COLL_TAG_IN_SYNC: gasnete_coll_dissem_deliver(op, &op->in_sync, msg); break;
+    case GASNETE_COLL_TAG_OUT_SYNC: gasnete_coll_dissem_deliver(op, &op->out_sync, msg); break;
+    case GASNETE_COLL_TAG_ALG: op->alg->deliver(op, msg); break;
+    default:
+      gasneti_fatalerror("gasnet_coll: message with unknown tag 0x%x for op %u from rank %u",
+                         (unsigned)msg->tag, (unsigned)op->seq, (unsigned)msg->src_rank);
+  }
+}
+
+void gasnete_coll_dispatch(uint32_t team_id, uint32_t seq, const gasnete_coll_msg_t *msg) {
+  gasnete_coll_lock();
+  gasnete_coll_op_t *op = gasnete_coll_find(team_id, seq);
+  if (op)
+    gasnete_coll_deliver(op, msg);
+  else
+    gasnete_coll_early_store(team_id, seq, msg);
+  gasnete_coll_unlock();
+}
+
+/* ------------------------------------------------------------ state machine */
+static int gasnete_coll_op_advance(gasnete_coll_op_t *op) {
+  switch (op->state) {
+    case GASNETE_COLL_OP_CHECK:
+      if (!gasnete_coll_dissem_progress(op, &op->check)) return 0;
+      op->state = GASNETE_COLL_OP_IN_SYNC;
+      __attribute__((fallthrough));
+    case GASNETE_COLL_OP_IN_SYNC:
+      if (!gasnete_coll_dissem_progress(op, &op->in_sync)) return 0;
+      op->state = GASNETE_COLL_OP_DATA;
+      /* fall through: the data may move at once */
+      __attribute__((fallthrough));
+    case GASNETE_COLL_OP_DATA:
+      if (op->alg->progress(op) != GASNETE_COLL_DONE) return 0;
+      op->state = GASNETE_COLL_OP_OUT_SYNC;
+      __attribute__((fallthrough));
+    case GASNETE_COLL_OP_OUT_SYNC:
+      if (!gasnete_coll_dissem_progress(op, &op->out_sync)) return 0;
+      op->state = GASNETE_COLL_OP_DONE;
+      __attribute__((fallthrough));
+    case GASNETE_COLL_OP_DONE: return 1;
+  }
+  return 0;
+}
+
+static void gasnete_coll_retire(gasnete_coll_op_t *op) {
+  gasnete_coll_unfile_bucket(op);
+  if (op->alg->cleanup) op->alg->cleanup(op);
+  gasnete_coll_handle_op_done(op->handle);
+  free(op);
+  gasneti_progress_disable(gasnete_coll_hook);
+}
+
+static int gasnete_coll_poll(void *arg) {
+  (void)arg;
+  if (!gasnete_coll_trylock()) return 0; /* another thread is advancing */
+  int retired = 0;
+  gasnete_coll_op_t **p = &gasnete_coll_live_head;
+  while (*p) {
+    gasnete_coll_op_t *op = *p;
+    if (gasnete_coll_op_advance(op)) {
+      *p = op->next_live;
+      if (!*p) gasnete_coll_live_tail = p;
+      gasnete_coll_retire(op);
+      retired++;
+    } else {
+      p = &op->next_live;
+    }
+  }
+  gasnete_coll_unlock();
+  return retired;
+}
+
+/* What must agree across ranks, folded into the value the debug check
+ * exchanges. */
+static uint64_t gasnete_coll_args_digest(const gasnete_coll_args_t *args) {
+  uint64_t h = (uint64_t)args->kind * 0x9e3779b97f4a7c15ull;
+  h ^= (uint64_t)args->nbytes + 0x632be59bd9b4e019ull + (h << 6) + (h >> 2);
+  h ^= (uint64_t)args->root + 0x8cb92ba72f3d8dd7ull + (h << 6) + (h >> 2);
+  h ^= (uint64_t)(unsigned)args->flags + 0x2545f4914f6cdd1dull + (h << 6) + (h >> 2);
+  return h;
+}
+
+gasnete_coll_op_t *gasnete_coll_op_start(gasnete_coll_team_t *team, const gasnete_coll_args_t *args,
+                                         gasnete_coll_handle_t *handle, const char *call) {
+  gasnete_coll_op_t *op = gasnete_coll_calloc(1, sizeof(*op));
+  op->team = team;
+  op->args = *args;
+  op->handle = handle;
+  op->call = call;
+  op->alg = gasnete_coll_select(args, team->size);
+  int in_all = (args->flags & GASNET_COLL_IN_ALLSYNC) != 0;
+  int out_all = (args->flags & GASNET_COLL_OUT_ALLSYNC) != 0;
+#ifdef GASNET_DEBUG
+  gasnete_coll_dissem_init(&op->check, GASNETE_COLL_TAG_CHECK, team->size,
+                           gasnete_coll_args_digest(args));
+#else
+  gasnete_coll_dissem_init(&op->check, GASNETE_COLL_TAG_CHECK, 1, gasnete_coll_args_digest(args));
+#endif
+  gasnete_coll_dissem_init(&op->in_sync, GASNETE_COLL_TAG_IN_SYNC, in_all ? team->size : 1, 0);
+  gasnete_coll_dissem_init(&op->out_sync, GASNETE_COLL_TAG_OUT_SYNC, out_all ? team->size : 1, 0);
+  op->state = GASNETE_COLL_OP_CHECK;
+  gasnete_coll_lock();
+  op->seq = team->next_seq++;
+  op->alg->setup(op);
+  gasnete_coll_file(op);
+  gasnete_coll_early_replay(op);
+  gasneti_progress_enable(gasnete_coll_hook);
+  gasnete_coll_unlock();
+  return op;
+}
+
+/* Advance everything once: lets a fresh op start sending at once. */
+void gasnete_coll_kick(void) { gasnete_coll_poll(NULL); }
+
+void gasnete_coll_engine_init(void) {
+  gasnete_coll_hook = gasneti_progress_register("gasnet_coll", gasnete_coll_poll, NULL);
+}

@@ -1,0 +1,71 @@
+/* coll_init.c: gasnet_coll_init, the team of all nodes, the reduction
+ * function table, and the shared error and memory helpers. */
+#include "coll_internal.h"
+
+#include <stdlib.h>
+
+struct gasnete_coll_team_s gasnete_coll_team_all;
+int gasnete_coll_initialized;
+
+/* The client's reduction functions, by index (reduce and scan use them). */
+gasnet_coll_fn_entry_t *gasnete_coll_fn_table;
+size_t gasnete_coll_fn_count;
+
+/* This node's segment, for the SRC/DST_IN_SEGMENT checks. */
+gasnet_seginfo_t gasnete_coll_myseg;
+
+void gasnete_coll_fatal_misuse(const char *call, const char *what) {
+  gasneti_fatalerror("%s: %s", call, what);
+}
+
+void *gasnete_coll_malloc(size_t nbytes) {
+  void *p = malloc(nbytes ? nbytes : 1);
+  if (!p) gasneti_fatalerror("gasnet_coll: failed to allocate %zu bytes", nbytes);
+  return p;
+}
+
+void *gasnete_coll_calloc(size_t count, size_t size) {
+  void *p = calloc(count ? count : 1, size ? size : 1);
+  if (!p) gasneti_fatalerror("gasnet_coll: failed to allocate %zu x %zu bytes", count, size);
+  return p;
+}
+
+static void gasnete_coll_check_images(const gasnet_image_t images[], const char *call) {
+  if (!images) return;
+#ifdef GASNET_SEQ
+  gasneti_fatalerror("%s: images must be NULL in a GASNET_SEQ build (got %p)", call,
+                     (const void *)images);
+#else
+  for (gasnet_node_t i = 0; i < gasnet_nodes(); i++)
+    if (images[i] != 1)
+      gasneti_fatalerror("%s: images[%u] is %u; this release supports one image per node "
+                         "(pass NULL or all ones)",
+                         call, (unsigned)i, (unsigned)images[i]);
+#endif
+}
+
+void gasnet_coll_init(const gasnet_image_t images[], gasnet_image_t my_image,
+                      const gasnet_coll_fn_entry_t fn_tbl[], size_t fn_count, int init_flags) {
+  static const char call[] = "gasnet_coll_init";
+  (void)my_image;
+  if (gasnete_coll_initialized) gasnete_coll_fatal_misuse(call, "called more than once");
+  if (gasneti_in_handler()) gasnete_coll_fatal_misuse(call, "called from inside an AM handler");
+  gasnet_seginfo_t *segs = calloc(gasnet_nodes() ? gasnet_nodes() : 1, sizeof(*segs));
+  if (!segs || gasnet_getSegmentInfo(segs, (int)gasnet_nodes()) != GASNET_OK)
+    gasnete_coll_fatal_misuse(call, "called before gasnet_attach");
+  gasnete_coll_myseg = segs[gasnet_mynode()];
+  free(segs);
+  if (init_flags != 0) gasneti_fatalerror("%s: init_flags 0x%x must be 0", call, (unsigned)init_flags);
+  if (fn_count && !fn_tbl) gasneti_fatalerror("%s: fn_tbl is NULL with fn_count %zu", call, fn_count);
+  gasnete_coll_check_images(images, call);
+  gasnete_coll_fn_table = gasnete_coll_calloc(fn_count, sizeof(*fn_tbl));
+  if (fn_count) memcpy(gasnete_coll_fn_table, fn_tbl, fn_count * sizeof(*fn_tbl));
+  gasnete_coll_fn_count = fn_count;
+  gasnete_coll_team_all.id = 0;
+  gasnete_coll_team_all.size = gasnet_nodes();
+  gasnete_coll_team_all.myrank = gasnet_mynode();
+  gasnete_coll_team_all.next_seq = 0;
+  gasnete_coll_engine_init();
+  gasnete_coll_select_init();
+  gasnete_coll_initialized = 1;
+}

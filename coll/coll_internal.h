@@ -1,0 +1,214 @@
+/* coll_internal.h: the collectives engine (gasnete_coll_*).
+ *
+ * A collective is an op: a private copy of its arguments, a per-team
+ * sequence number (initiation order is the same on every node, so the
+ * number names the same collective everywhere), an engine state and an
+ * algorithm. Ops sit in a table of live ops and advance from the poll
+ * function registered with the core; messages carry (team, sequence, tag)
+ * and go to the op they name, or wait in the early-arrival store until the
+ * op exists here. This library uses only gasnet.h, gasnet_hooks.h and the
+ * extended API: it is built once and linked with any conduit. */
+#ifndef COLL_INTERNAL_H
+#define COLL_INTERNAL_H
+
+#include <gasnet.h>
+#include <gasnet_coll.h>
+#include <gasnet_hooks.h>
+
+#include <stdint.h>
+#include <string.h>
+
+#if defined(GASNET_PAR) || defined(GASNET_PARSYNC)
+#define GASNETE_COLL_THREADS 1
+#include <pthread.h>
+#endif
+
+typedef struct gasnete_coll_op_s gasnete_coll_op_t;
+typedef struct gasnete_coll_team_s gasnete_coll_team_t;
+typedef struct gasnete_coll_handle_s gasnete_coll_handle_t;
+
+typedef enum {
+  GASNETE_COLL_BROADCAST,
+  GASNETE_COLL_SCATTER,
+  GASNETE_COLL_GATHER,
+  GASNETE_COLL_GATHER_ALL,
+  GASNETE_COLL_EXCHANGE,
+  GASNETE_COLL_KIND_COUNT
+} gasnete_coll_kind_t;
+
+/* ------------------------------------------------------------ teams */
+struct gasnete_coll_team_s {
+  uint32_t id;
+  gasnet_node_t size;
+  gasnet_node_t myrank;
+  uint32_t next_seq;                /* sequence number of the next op */
+  gasnete_coll_handle_t *aggregate; /* open aggregate, or NULL */
+};
+
+static inline gasnet_node_t gasnete_coll_rank2node(const gasnete_coll_team_t *team,
+                                                   gasnet_node_t rank) {
+  (void)team; /* GASNET_TEAM_ALL: ranks are node numbers */
+  return rank;
+}
+
+/* ------------------------------------------------------------ handles */
+struct gasnete_coll_handle_s {
+  int pending; /* ops not yet complete; atomic */
+  uint32_t magic;
+  gasnete_coll_handle_t *next_free;
+};
+#define GASNETE_COLL_HANDLE_LIVE 0x636f6c6cu /* "coll" */
+#define GASNETE_COLL_HANDLE_DEAD 0xdeadc011u
+
+extern gasnete_coll_handle_t *gasnete_coll_handle_new(void);
+extern void gasnete_coll_handle_op_done(gasnete_coll_handle_t *handle);
+
+/* ------------------------------------------------------------ messages */
+/* What an op receives. tag says what the message is (engine sync or an
+ * algorithm's own step); offset places a data chunk; value carries a
+ * small datum such as a remote address. */
+typedef struct {
+  uint32_t tag;
+  gasnet_node_t src_rank;
+  uint64_t offset; /* data chunk: byte offset; signal: 64-bit value */
+  const void *data;
+  size_t nbytes;
+} gasnete_coll_msg_t;
+
+/* Tags: the top byte says who owns the message, the rest is theirs. */
+#define GASNETE_COLL_TAG_OWNER(tag) ((tag) >> 24)
+#define GASNETE_COLL_TAG_IN_SYNC 1u
+#define GASNETE_COLL_TAG_OUT_SYNC 2u
+#define GASNETE_COLL_TAG_ALG 3u
+#define GASNETE_COLL_TAG_CHECK 4u /* debug builds: single-valued argument check */
+static inline uint32_t gasnete_coll_tag(uint32_t owner, uint32_t step, uint32_t round) {
+  return (owner << 24) | ((step & 0xffu) << 16) | (round & 0xffffu);
+}
+static inline uint32_t gasnete_coll_tag_step(uint32_t tag) { return (tag >> 16) & 0xffu; }
+static inline uint32_t gasnete_coll_tag_round(uint32_t tag) { return tag & 0xfffu; }
+/* Composite algorithms run sub-ops whose messages carry the phase in the
+ * top bits of the round field. */
+static inline uint32_t gasnete_coll_tag_subphase(uint32_t tag) { return (tag >> 12) & 0xfu; }
+static inline uint32_t gasnete_coll_tag_with_subphase(uint32_t tag, uint32_t subphase) {
+  return (tag & ~(0xfu << 12)) | ((subphase & 0xfu) << 12);
+}
+
+/* Send a signal (no payload) or a data chunk to a team rank. Data larger
+ * than one AM Medium is split; each chunk carries its offset. */
+extern void gasnete_coll_send_signal(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_t tag,
+                                     uint64_t value);
+extern void gasnete_coll_send_data(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_t tag,
+                                   uint64_t offset, const void *data, size_t nbytes);
+extern void gasnete_coll_msg_init(void);
+
+/* ------------------------------------------------------------ sync phases */
+/* A dissemination exchange of signals: after it, every rank knows every
+ * other rank has started it. IN_ALLSYNC runs one before data moves,
+ * OUT_ALLSYNC one after. */
+typedef struct {
+  uint32_t owner; /* GASNETE_COLL_TAG_IN_SYNC, _OUT_SYNC or _CHECK */
+  uint64_t value; /* carried by every signal; CHECK compares it */
+  unsigned round;
+  unsigned nrounds;
+  int sent;           /* this round's signal is out */
+  uint32_t arrived;   /* bit r: round r's signal is in; atomic */
+} gasnete_coll_dissem_t;
+
+extern void gasnete_coll_dissem_init(gasnete_coll_dissem_t *d, uint32_t owner, gasnet_node_t size,
+                                     uint64_t value);
+extern int gasnete_coll_dissem_progress(gasnete_coll_op_t *op, gasnete_coll_dissem_t *d);
+extern void gasnete_coll_dissem_deliver(gasnete_coll_op_t *op, gasnete_coll_dissem_t *d,
+                                        const gasnete_coll_msg_t *msg);
+
+/* ------------------------------------------------------------ algorithms */
+typedef enum { GASNETE_COLL_NOT_YET = 0, GASNETE_COLL_DONE = 1 } gasnete_coll_progress_t;
+
+/* The arguments of one collective, as every algorithm sees them. */
+typedef struct {
+  gasnete_coll_kind_t kind;
+  void *dst;
+  void *src;
+  size_t nbytes;
+  gasnet_node_t root; /* team rank of the root (broadcast, scatter, gather) */
+  int flags;
+} gasnete_coll_args_t;
+
+typedef struct gasnete_coll_alg_s {
+  const char *name;
+  const char *description;
+  gasnete_coll_kind_t kind;
+  unsigned param; /* e.g. the tree shape of a tree algorithm */
+  /* Can it serve these arguments? (e.g. put-based ones need the
+   * destination in the segment) */
+  int (*eligible)(const gasnete_coll_args_t *args, gasnet_node_t size);
+  /* Allocate the op's private state; called before any message can be
+   * delivered to the op. */
+  void (*setup)(gasnete_coll_op_t *op);
+  /* Advance; never blocks; safe to call again; returns DONE when this
+   * node's data movement is complete. */
+  gasnete_coll_progress_t (*progress)(gasnete_coll_op_t *op);
+  /* Take a message of this op (may run inside an AM handler). */
+  void (*deliver)(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg);
+  void (*cleanup)(gasnete_coll_op_t *op);
+} gasnete_coll_alg_t;
+
+/* ------------------------------------------------------------ ops */
+typedef enum {
+  GASNETE_COLL_OP_CHECK,    /* debug: do the single-valued arguments agree? */
+  GASNETE_COLL_OP_IN_SYNC,  /* IN_ALLSYNC: waiting for every rank to enter */
+  GASNETE_COLL_OP_DATA,     /* the algorithm moves the data */
+  GASNETE_COLL_OP_OUT_SYNC, /* OUT_ALLSYNC: waiting for every rank to finish */
+  GASNETE_COLL_OP_DONE
+} gasnete_coll_op_state_t;
+
+struct gasnete_coll_op_s {
+  gasnete_coll_op_t *next_live;   /* initiation order */
+  gasnete_coll_op_t *next_bucket; /* lookup by sequence number */
+  gasnete_coll_team_t *team;
+  uint32_t seq;
+  gasnete_coll_args_t args;
+  const gasnete_coll_alg_t *alg;
+  gasnete_coll_op_state_t state;
+  gasnete_coll_dissem_t check; /* debug builds only */
+  gasnete_coll_dissem_t in_sync;
+  gasnete_coll_dissem_t out_sync;
+  const char *call; /* the initiating call, for messages */
+  uint32_t subphase; /* a phase of a composite algorithm: 1.., tagged on sends */
+  gasnete_coll_handle_t *handle;
+  void *priv; /* the algorithm's state */
+};
+
+/* engine.c */
+extern gasnete_coll_op_t *gasnete_coll_op_start(gasnete_coll_team_t *team,
+                                                const gasnete_coll_args_t *args,
+                                                gasnete_coll_handle_t *handle, const char *call);
+extern void gasnete_coll_kick(void);
+extern void gasnete_coll_dispatch(uint32_t team_id, uint32_t seq, const gasnete_coll_msg_t *msg);
+extern void gasnete_coll_engine_init(void);
+extern void gasnete_coll_lock(void);
+extern void gasnete_coll_unlock(void);
+
+/* Rank arithmetic modulo the team size. */
+static inline gasnet_node_t gasnete_coll_rank_add(gasnet_node_t rank, gasnet_node_t delta,
+                                                  gasnet_node_t size) {
+  return (gasnet_node_t)(((uint64_t)rank + delta) % size);
+}
+static inline gasnet_node_t gasnete_coll_rank_sub(gasnet_node_t rank, gasnet_node_t delta,
+                                                  gasnet_node_t size) {
+  return (gasnet_node_t)(((uint64_t)rank + size - delta % size) % size);
+}
+
+/* select.c */
+extern const gasnete_coll_alg_t *gasnete_coll_select(const gasnete_coll_args_t *args,
+                                                     gasnet_node_t size);
+extern void gasnete_coll_select_init(void);
+
+/* init.c */
+extern int gasnete_coll_initialized;
+extern void gasnete_coll_fatal_misuse(const char *call, const char *what);
+
+/* Memory helpers that fail loudly. */
+extern void *gasnete_coll_malloc(size_t nbytes);
+extern void *gasnete_coll_calloc(size_t count, size_t size);
+
+#endif

@@ -1,0 +1,73 @@
+/* coll_msg.c: the collectives' active messages. Two handlers carry every
+ * message: a Short for signals (a 64-bit value rides in two arguments)
+ * and a Medium for data chunks (the chunk's offset rides the same way).
+ * Both hand the message to the engine, which finds the op it names. */
+#include "coll_internal.h"
+
+enum {
+  GASNETE_COLL_H_SIGNAL = GASNETI_HANDLER_COLL_MIN,
+  GASNETE_COLL_H_DATA
+};
+
+static inline uint64_t join64(gasnet_handlerarg_t hi, gasnet_handlerarg_t lo) {
+  return ((uint64_t)(uint32_t)hi << 32) | (uint32_t)lo;
+}
+static inline gasnet_handlerarg_t hi32(uint64_t v) { return (gasnet_handlerarg_t)(uint32_t)(v >> 32); }
+static inline gasnet_handlerarg_t lo32(uint64_t v) { return (gasnet_handlerarg_t)(uint32_t)v; }
+
+static void gasnete_coll_signal_handler(gasnet_token_t token, gasnet_handlerarg_t team_id,
+                                        gasnet_handlerarg_t seq, gasnet_handlerarg_t tag,
+                                        gasnet_handlerarg_t src_rank, gasnet_handlerarg_t hi,
+                                        gasnet_handlerarg_t lo) {
+  (void)token;
+  gasnete_coll_msg_t msg = {(uint32_t)tag, (gasnet_node_t)src_rank, join64(hi, lo), NULL, 0};
+  gasnete_coll_dispatch((uint32_t)team_id, (uint32_t)seq, &msg);
+}
+
+static void gasnete_coll_data_handler(gasnet_token_t token, void *buf, size_t nbytes,
+                                      gasnet_handlerarg_t team_id, gasnet_handlerarg_t seq,
+                                      gasnet_handlerarg_t tag, gasnet_handlerarg_t src_rank,
+                                      gasnet_handlerarg_t hi, gasnet_handlerarg_t lo) {
+  (void)token;
+  gasnete_coll_msg_t msg = {(uint32_t)tag, (gasnet_node_t)src_rank, join64(hi, lo), buf, nbytes};
+  gasnete_coll_dispatch((uint32_t)team_id, (uint32_t)seq, &msg);
+}
+
+/* Registered at load time: a peer may send to this node as soon as both
+ * have attached, before this node calls gasnet_coll_init. */
+__attribute__((constructor)) static void gasnete_coll_register_handlers(void) {
+  static const gasnet_handlerentry_t handlers[] = {
+      {GASNETE_COLL_H_SIGNAL, (gasneti_handler_fn_t)gasnete_coll_signal_handler},
+      {GASNETE_COLL_H_DATA, (gasneti_handler_fn_t)gasnete_coll_data_handler},
+  };
+  gasneti_handler_register_range(handlers, 2, GASNETI_HANDLER_COLL_MIN, GASNETI_HANDLER_COLL_MAX,
+                                 "gasnet_coll");
+}
+
+void gasnete_coll_send_signal(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_t tag,
+                              uint64_t value) {
+  gasnete_coll_team_t *team = op->team;
+  gasnet_AMRequestShort6(gasnete_coll_rank2node(team, rank), GASNETE_COLL_H_SIGNAL,
+                         (gasnet_handlerarg_t)team->id, (gasnet_handlerarg_t)op->seq,
+                         (gasnet_handlerarg_t)gasnete_coll_tag_with_subphase(tag, op->subphase),
+                         (gasnet_handlerarg_t)team->myrank, hi32(value), lo32(value));
+}
+
+void gasnete_coll_send_data(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_t tag,
+                            uint64_t offset, const void *data, size_t nbytes) {
+  gasnete_coll_team_t *team = op->team;
+  gasnet_node_t node = gasnete_coll_rank2node(team, rank);
+  size_t chunk = gasnet_AMMaxMedium();
+  tag = gasnete_coll_tag_with_subphase(tag, op->subphase);
+  const char *p = data;
+  do {
+    size_t n = nbytes < chunk ? nbytes : chunk;
+    gasnet_AMRequestMedium6(node, GASNETE_COLL_H_DATA, (void *)p, n,
+                            (gasnet_handlerarg_t)team->id, (gasnet_handlerarg_t)op->seq,
+                            (gasnet_handlerarg_t)tag, (gasnet_handlerarg_t)team->myrank,
+                            hi32(offset), lo32(offset));
+    p += n;
+    offset += n;
+    nbytes -= n;
+  } while (nbytes);
+}

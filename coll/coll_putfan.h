@@ -1,0 +1,58 @@
+/* coll_putfan.h: a fan of puts straight into peers' destination buffers,
+ * the building block of every put-based algorithm.
+ *
+ * Each put goes to (rank, offset into that rank's destination buffer). The
+ * base address of a peer's buffer is known when addressing is SINGLE (it
+ * is this node's own dst argument); otherwise, or when the peer must first
+ * have entered the collective (IN_MYSYNC), the peer announces its buffer
+ * with a READY signal. A put counts as done once it has completed locally
+ * and a DONE signal has told its target. Algorithms describe the puts and
+ * who announces to whom; this file does the rest. */
+#ifndef COLL_PUTFAN_H
+#define COLL_PUTFAN_H
+
+#include "coll_internal.h"
+
+/* Tag steps used by put fans (algorithms use steps below these). */
+#define GASNETE_COLL_STEP_READY 0xf0u
+#define GASNETE_COLL_STEP_DONE 0xf1u
+
+typedef struct {
+  gasnet_node_t rank;
+  const void *src;
+  size_t nbytes;
+  uint64_t remote_offset;
+  gasnet_handle_t handle;
+  uint8_t state; /* 0 waiting, 1 put issued, 2 signalled */
+} gasnete_coll_put_t;
+
+typedef struct {
+  uint32_t nputs;
+  gasnete_coll_put_t *puts;
+  uint32_t nannounce; /* ranks this node announces its buffer to */
+  gasnet_node_t *announce;
+  int announced;
+  void *my_buffer; /* what this node announces */
+  uint64_t *peer_base; /* [team size] */
+  uint8_t *peer_ready; /* [team size], atomic */
+  uint32_t done_expected;
+  uint32_t done_received; /* atomic */
+  uint32_t next_put;      /* puts before it are issued */
+  uint32_t unsignalled;   /* issued puts not yet signalled */
+} gasnete_coll_putfan_t;
+
+/* Put-based algorithms need the destination in the segment. */
+extern int gasnete_coll_putfan_eligible(const gasnete_coll_args_t *args, gasnet_node_t size);
+/* Does this op need READY announcements (LOCAL addressing or IN_MYSYNC)? */
+extern int gasnete_coll_putfan_needs_ready(const gasnete_coll_op_t *op);
+/* Allocate for nputs puts and nannounce announcements; done_expected DONE
+ * signals are awaited. Fill puts[] and announce[] afterwards. */
+extern void gasnete_coll_putfan_init(gasnete_coll_putfan_t *fan, gasnete_coll_op_t *op,
+                                     uint32_t nputs, uint32_t nannounce, uint32_t done_expected);
+extern gasnete_coll_progress_t gasnete_coll_putfan_progress(gasnete_coll_op_t *op,
+                                                            gasnete_coll_putfan_t *fan);
+/* Takes READY and DONE messages; returns 0 for a message it does not own. */
+extern int gasnete_coll_putfan_deliver(gasnete_coll_putfan_t *fan, const gasnete_coll_msg_t *msg);
+extern void gasnete_coll_putfan_free(gasnete_coll_putfan_t *fan);
+
+#endif

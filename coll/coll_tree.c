@@ -1,0 +1,57 @@
+/* coll_tree.c: see coll_tree.h. */
+#include "coll_tree.h"
+
+#include <stdlib.h>
+
+static uint32_t gasnete_coll_tree_radix = 4;
+
+void gasnete_coll_tree_set_radix(uint32_t radix) { gasnete_coll_tree_radix = radix; }
+
+gasnete_coll_tree_kind_t gasnete_coll_tree_kind_of(const gasnete_coll_alg_t *alg) {
+  gasnete_coll_tree_kind_t kind = {(gasnete_coll_tree_shape_t)alg->param, gasnete_coll_tree_radix};
+  return kind;
+}
+
+void gasnete_coll_treepos_init(gasnete_coll_treepos_t *pos, const gasnete_coll_op_t *op) {
+  gasnete_coll_tree_kind_t kind = gasnete_coll_tree_kind_of(op->alg);
+  uint32_t size = op->team->size;
+  pos->vrank = gasnete_coll_rank_sub(op->team->myrank, op->args.root, size);
+  pos->parent = pos->vrank ? gasnete_coll_tree_parent(kind, size, pos->vrank) : 0;
+  pos->subtree = gasnete_coll_tree_subtree_size(kind, size, pos->vrank);
+  pos->nchildren = gasnete_coll_tree_children(kind, size, pos->vrank, NULL, 0);
+  pos->children = gasnete_coll_calloc(pos->nchildren, sizeof(gasnete_coll_tree_child_t));
+  gasnete_coll_tree_children(kind, size, pos->vrank, pos->children, pos->nchildren);
+}
+
+void gasnete_coll_treepos_free(gasnete_coll_treepos_t *pos) { free(pos->children); }
+
+void gasnete_coll_copy_vrank_to_real(void *real_buf, const gasnete_coll_op_t *op, uint64_t voffset,
+                                     const void *data, size_t nbytes) {
+  size_t block = op->args.nbytes;
+  uint64_t wrap = (uint64_t)(op->team->size - op->args.root) * block;
+  uint64_t shift = (uint64_t)op->args.root * block;
+  const char *p = data;
+  char *out = real_buf;
+  if (voffset < wrap) {
+    size_t n = nbytes < wrap - voffset ? nbytes : (size_t)(wrap - voffset);
+    memcpy(out + voffset + shift, p, n);
+    p += n;
+    voffset += n;
+    nbytes -= n;
+  }
+  if (nbytes) memcpy(out + (voffset - wrap), p, nbytes);
+}
+
+void gasnete_coll_send_real_run(gasnete_coll_op_t *op, gasnet_node_t dest, uint32_t tag,
+                                uint64_t dest_offset, const void *real_buf, uint32_t first,
+                                uint32_t count) {
+  uint32_t size = op->team->size;
+  size_t block = op->args.nbytes;
+  gasnet_node_t start = gasnete_coll_vrank_to_rank(op, first);
+  uint32_t run = count < size - start ? count : size - start;
+  gasnete_coll_send_data(op, dest, tag, dest_offset, (const char *)real_buf + (size_t)start * block,
+                         (size_t)run * block);
+  if (count > run)
+    gasnete_coll_send_data(op, dest, tag, dest_offset + (uint64_t)run * block, real_buf,
+                           (size_t)(count - run) * block);
+}

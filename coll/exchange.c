@@ -1,0 +1,213 @@
+/* exchange.c: exchange (all-to-all) algorithms. Block j of rank i's src
+ * ends at block i of rank j's dst.
+ *  - staggered (seed 002): rank p sends to p+1, p+2, ... mod P, so in each
+ *    step every rank receives from exactly one other.
+ *  - bruck: ceil(log2 P) rounds for small blocks. Rotate so block i is for
+ *    rank p+i; in round k send every block whose index has bit k set to
+ *    rank p + 2^k; finally block i holds the data from rank p-i.
+ *  - put: staggered puts into every dst (dst in segment). */
+#include "coll_putfan.h"
+#include "trees.h"
+
+#include <stdlib.h>
+
+#define EXCHANGE_STEP_DATA 0u
+
+static void exchange_own_block(const gasnete_coll_op_t *op) {
+  const gasnete_coll_args_t *a = &op->args;
+  size_t nb = a->nbytes, me = op->team->myrank;
+  char *to = (char *)a->dst + me * nb;
+  const char *from = (const char *)a->src + me * nb;
+  if (to != from) memcpy(to, from, nb);
+}
+
+static int exchange_any(const gasnete_coll_args_t *a, gasnet_node_t size) {
+  (void)a;
+  (void)size;
+  return 1;
+}
+
+/* ------------------------------------------------------------ staggered */
+typedef struct {
+  int sent;
+  size_t received; /* atomic */
+} exchange_staggered_t;
+
+static void exchange_staggered_setup(gasnete_coll_op_t *op) {
+  op->priv = gasnete_coll_calloc(1, sizeof(exchange_staggered_t));
+}
+
+static void exchange_staggered_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
+  exchange_staggered_t *x = op->priv;
+  memcpy((char *)op->args.dst + msg->offset, msg->data, msg->nbytes);
+  __atomic_fetch_add(&x->received, msg->nbytes, __ATOMIC_ACQ_REL);
+}
+
+static gasnete_coll_progress_t exchange_staggered_progress(gasnete_coll_op_t *op) {
+  exchange_staggered_t *x = op->priv;
+  gasnet_node_t size = op->team->size, me = op->team->myrank;
+  size_t nb = op->args.nbytes;
+  if (!x->sent) {
+    uint32_t tag = gasnete_coll_tag(GASNETE_COLL_TAG_ALG, EXCHANGE_STEP_DATA, 0);
+    for (gasnet_node_t k = 1; k < size; k++) {
+      gasnet_node_t peer = gasnete_coll_rank_add(me, k, size);
+      gasnete_coll_send_data(op, peer, tag, (uint64_t)me * nb,
+                             (const char *)op->args.src + (size_t)peer * nb, nb);
+    }
+    exchange_own_block(op);
+    x->sent = 1;
+  }
+  if (__atomic_load_n(&x->received, __ATOMIC_ACQUIRE) < (size_t)(size - 1) * nb)
+    return GASNETE_COLL_NOT_YET;
+  return GASNETE_COLL_DONE;
+}
+
+static void exchange_free_priv(gasnete_coll_op_t *op) { free(op->priv); }
+
+/* ------------------------------------------------------------ bruck */
+typedef struct {
+  unsigned nrounds;
+  unsigned round;   /* current round */
+  int sent;         /* this round's blocks are out */
+  char *work;       /* P blocks; block i is for (sending) / from (final) rank p+i / p-i */
+  char *pack;       /* blocks of one round, packed */
+  char **incoming;  /* [nrounds]: the packed blocks received in each round */
+  size_t *received; /* [nrounds], atomic */
+} exchange_bruck_t;
+
+static uint32_t bruck_blocks(gasnet_node_t size, unsigned round) {
+  uint32_t n = 0;
+  for (uint32_t i = 1; i < size; i++) n += (i >> round) & 1u;
+  return n;
+}
+
+static void exchange_bruck_setup(gasnete_coll_op_t *op) {
+  exchange_bruck_t *b = gasnete_coll_calloc(1, sizeof(*b));
+  gasnet_node_t size = op->team->size;
+  size_t nb = op->args.nbytes;
+  b->nrounds = gasnete_coll_log2_ceil(size);
+  b->work = gasnete_coll_malloc((size_t)size * nb);
+  b->pack = gasnete_coll_malloc((size_t)(size / 2 + 1) * nb);
+  b->incoming = gasnete_coll_calloc(b->nrounds, sizeof(char *));
+  b->received = gasnete_coll_calloc(b->nrounds, sizeof(size_t));
+  for (unsigned k = 0; k < b->nrounds; k++)
+    b->incoming[k] = gasnete_coll_malloc((size_t)bruck_blocks(size, k) * nb);
+  op->priv = b;
+}
+
+static void exchange_bruck_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
+  exchange_bruck_t *b = op->priv;
+  unsigned round = gasnete_coll_tag_round(msg->tag);
+  memcpy(b->incoming[round] + msg->offset, msg->data, msg->nbytes);
+  __atomic_fetch_add(&b->received[round], msg->nbytes, __ATOMIC_ACQ_REL);
+}
+
+/* Move the blocks whose index has bit `round` set between work and a
+ * packed buffer (to_packed: work -> packed). */
+static void bruck_pack(exchange_bruck_t *b, gasnet_node_t size, size_t nb, unsigned round,
+                       char *packed, int to_packed) {
+  size_t n = 0;
+  for (uint32_t i = 1; i < size; i++) {
+    if (!((i >> round) & 1u)) continue;
+    if (to_packed)
+      memcpy(packed + n * nb, b->work + (size_t)i * nb, nb);
+    else
+      memcpy(b->work + (size_t)i * nb, packed + n * nb, nb);
+    n++;
+  }
+}
+
+static gasnete_coll_progress_t exchange_bruck_progress(gasnete_coll_op_t *op) {
+  exchange_bruck_t *b = op->priv;
+  gasnet_node_t size = op->team->size, me = op->team->myrank;
+  size_t nb = op->args.nbytes;
+  if (b->round == 0 && !b->sent)
+    for (gasnet_node_t i = 0; i < size; i++)
+      memcpy(b->work + (size_t)i * nb,
+             (const char *)op->args.src + (size_t)gasnete_coll_rank_add(me, i, size) * nb, nb);
+  while (b->round < b->nrounds) {
+    unsigned k = b->round;
+    size_t bytes = (size_t)bruck_blocks(size, k) * nb;
+    if (!b->sent) {
+      bruck_pack(b, size, nb, k, b->pack, 1);
+      gasnete_coll_send_data(op, gasnete_coll_rank_add(me, (gasnet_node_t)1 << k, size),
+                             gasnete_coll_tag(GASNETE_COLL_TAG_ALG, EXCHANGE_STEP_DATA, k), 0,
+                             b->pack, bytes);
+      b->sent = 1;
+    }
+    if (__atomic_load_n(&b->received[k], __ATOMIC_ACQUIRE) < bytes) return GASNETE_COLL_NOT_YET;
+    bruck_pack(b, size, nb, k, b->incoming[k], 0);
+    b->round++;
+    b->sent = 0;
+  }
+  for (gasnet_node_t i = 0; i < size; i++)
+    memcpy((char *)op->args.dst + (size_t)gasnete_coll_rank_sub(me, i, size) * nb,
+           b->work + (size_t)i * nb, nb);
+  b->sent = 1; /* a second call after DONE must not rotate again */
+  return GASNETE_COLL_DONE;
+}
+
+static void exchange_bruck_cleanup(gasnete_coll_op_t *op) {
+  exchange_bruck_t *b = op->priv;
+  for (unsigned k = 0; k < b->nrounds; k++) free(b->incoming[k]);
+  free(b->incoming);
+  free(b->received);
+  free(b->work);
+  free(b->pack);
+  free(b);
+}
+
+/* ------------------------------------------------------------ put */
+typedef struct {
+  gasnete_coll_putfan_t fan;
+  int copied;
+} exchange_put_t;
+
+static void exchange_put_setup(gasnete_coll_op_t *op) {
+  exchange_put_t *x = gasnete_coll_calloc(1, sizeof(*x));
+  gasnet_node_t size = op->team->size, me = op->team->myrank;
+  size_t nb = op->args.nbytes;
+  gasnete_coll_putfan_init(&x->fan, op, size - 1, size - 1, size - 1);
+  for (gasnet_node_t k = 1; k < size; k++) {
+    gasnet_node_t peer = gasnete_coll_rank_add(me, k, size);
+    x->fan.puts[k - 1] = (gasnete_coll_put_t){peer, (const char *)op->args.src + (size_t)peer * nb,
+                                              nb, (uint64_t)me * nb, 0, 0};
+    if (x->fan.announce) x->fan.announce[k - 1] = peer;
+  }
+  op->priv = x;
+}
+
+static void exchange_put_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
+  exchange_put_t *x = op->priv;
+  if (!gasnete_coll_putfan_deliver(&x->fan, msg))
+    gasneti_fatalerror("gasnet_coll exchange: unexpected message tag 0x%x", (unsigned)msg->tag);
+}
+
+static gasnete_coll_progress_t exchange_put_progress(gasnete_coll_op_t *op) {
+  exchange_put_t *x = op->priv;
+  if (!x->copied) {
+    exchange_own_block(op);
+    x->copied = 1;
+  }
+  return gasnete_coll_putfan_progress(op, &x->fan);
+}
+
+static void exchange_put_cleanup(gasnete_coll_op_t *op) {
+  exchange_put_t *x = op->priv;
+  gasnete_coll_putfan_free(&x->fan);
+  free(x);
+}
+
+const gasnete_coll_alg_t gasnete_coll_exchange_algs[] = {
+    {"staggered", "rank p sends to p+1, p+2, ... in AM chunks", GASNETE_COLL_EXCHANGE, 0,
+     exchange_any, exchange_staggered_setup, exchange_staggered_progress,
+     exchange_staggered_deliver, exchange_free_priv},
+    {"bruck", "log2(P) rounds of packed blocks, for small blocks", GASNETE_COLL_EXCHANGE, 0,
+     exchange_any, exchange_bruck_setup, exchange_bruck_progress, exchange_bruck_deliver,
+     exchange_bruck_cleanup},
+    {"put", "staggered puts into every dst (dst in segment)", GASNETE_COLL_EXCHANGE, 0,
+     gasnete_coll_putfan_eligible, exchange_put_setup, exchange_put_progress, exchange_put_deliver,
+     exchange_put_cleanup},
+};
+const unsigned gasnete_coll_exchange_nalgs =
+    sizeof(gasnete_coll_exchange_algs) / sizeof(gasnete_coll_exchange_algs[0]);

@@ -1,0 +1,221 @@
+/* gather_all.c: gather_all algorithms. Every rank's src block ends at
+ * block r of every rank's dst.
+ *  - dissem (seed 002): ceil(log2 P) rounds; in round i rank p sends the
+ *    min(2^i, P - 2^i) blocks it holds ending at its own (ranks p, p-1, ...)
+ *    to rank p + 2^i, placed directly at their final offsets.
+ *  - flat: every rank sends its block to every other rank, staggered
+ *    (rank p sends to p+1, p+2, ...), so no rank is everyone's first target.
+ *  - gather_bcast: a binomial gather to rank 0, then a binomial broadcast.
+ *  - put: every rank puts its block into every dst (dst in segment). */
+#include "coll_composite.h"
+#include "coll_putfan.h"
+#include "trees.h"
+
+#include <stdlib.h>
+
+#define GATHER_ALL_STEP_DATA 0u
+
+static void gather_all_own_block(const gasnete_coll_op_t *op) {
+  const gasnete_coll_args_t *a = &op->args;
+  char *mine = (char *)a->dst + (size_t)op->team->myrank * a->nbytes;
+  if (mine != a->src) memcpy(mine, a->src, a->nbytes);
+}
+
+static int gather_all_any(const gasnete_coll_args_t *a, gasnet_node_t size) {
+  (void)a;
+  (void)size;
+  return 1;
+}
+
+/* ------------------------------------------------------------ dissemination */
+typedef struct {
+  unsigned nrounds;
+  unsigned round; /* next round to send */
+  int started;
+  size_t *received; /* [nrounds], atomic: bytes in for each round */
+} gather_all_dissem_t;
+
+static uint32_t dissem_count(gasnet_node_t size, unsigned round) {
+  uint32_t span = 1u << round;
+  return span < size - span ? span : size - span;
+}
+
+static void gather_all_dissem_setup(gasnete_coll_op_t *op) {
+  gather_all_dissem_t *d = gasnete_coll_calloc(1, sizeof(*d));
+  d->nrounds = gasnete_coll_log2_ceil(op->team->size);
+  d->received = gasnete_coll_calloc(d->nrounds, sizeof(size_t));
+  op->priv = d;
+}
+
+static void gather_all_dissem_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
+  gather_all_dissem_t *d = op->priv;
+  memcpy((char *)op->args.dst + msg->offset, msg->data, msg->nbytes);
+  __atomic_fetch_add(&d->received[gasnete_coll_tag_round(msg->tag)], msg->nbytes, __ATOMIC_ACQ_REL);
+}
+
+/* Send blocks of ranks [me - count + 1, me] (mod P) to dest, each piece at
+ * its final offset; the run splits where it wraps past rank 0. */
+static void gather_all_send_run(gasnete_coll_op_t *op, gasnet_node_t dest, uint32_t tag,
+                                uint32_t count) {
+  gasnet_node_t size = op->team->size;
+  size_t nb = op->args.nbytes;
+  gasnet_node_t first = gasnete_coll_rank_sub(op->team->myrank, count - 1, size);
+  uint32_t run = count < size - first ? count : size - first;
+  const char *dst = op->args.dst;
+  gasnete_coll_send_data(op, dest, tag, (uint64_t)first * nb, dst + (size_t)first * nb, run * nb);
+  if (count > run) gasnete_coll_send_data(op, dest, tag, 0, dst, (count - run) * nb);
+}
+
+static gasnete_coll_progress_t gather_all_dissem_progress(gasnete_coll_op_t *op) {
+  gather_all_dissem_t *d = op->priv;
+  gasnet_node_t size = op->team->size;
+  if (!d->started) {
+    gather_all_own_block(op);
+    d->started = 1;
+  }
+  while (d->round < d->nrounds) {
+    unsigned i = d->round;
+    size_t need = (size_t)dissem_count(size, i - (i > 0)) * op->args.nbytes;
+    if (i > 0 && __atomic_load_n(&d->received[i - 1], __ATOMIC_ACQUIRE) < need)
+      return GASNETE_COLL_NOT_YET;
+    gasnet_node_t dest = gasnete_coll_rank_add(op->team->myrank, (gasnet_node_t)1 << i, size);
+    gather_all_send_run(op, dest, gasnete_coll_tag(GASNETE_COLL_TAG_ALG, GATHER_ALL_STEP_DATA, i),
+                        dissem_count(size, i));
+    d->round++;
+  }
+  if (d->nrounds) {
+    unsigned last = d->nrounds - 1;
+    size_t need = (size_t)dissem_count(size, last) * op->args.nbytes;
+    if (__atomic_load_n(&d->received[last], __ATOMIC_ACQUIRE) < need) return GASNETE_COLL_NOT_YET;
+  }
+  return GASNETE_COLL_DONE;
+}
+
+static void gather_all_dissem_cleanup(gasnete_coll_op_t *op) {
+  gather_all_dissem_t *d = op->priv;
+  free(d->received);
+  free(d);
+}
+
+/* ------------------------------------------------------------ flat (staggered) */
+typedef struct {
+  int sent;
+  size_t received; /* atomic */
+} gather_all_flat_t;
+
+static void gather_all_flat_setup(gasnete_coll_op_t *op) {
+  op->priv = gasnete_coll_calloc(1, sizeof(gather_all_flat_t));
+}
+
+static void gather_all_flat_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
+  gather_all_flat_t *f = op->priv;
+  memcpy((char *)op->args.dst + msg->offset, msg->data, msg->nbytes);
+  __atomic_fetch_add(&f->received, msg->nbytes, __ATOMIC_ACQ_REL);
+}
+
+static gasnete_coll_progress_t gather_all_flat_progress(gasnete_coll_op_t *op) {
+  gather_all_flat_t *f = op->priv;
+  gasnet_node_t size = op->team->size, me = op->team->myrank;
+  size_t nb = op->args.nbytes;
+  if (!f->sent) {
+    uint32_t tag = gasnete_coll_tag(GASNETE_COLL_TAG_ALG, GATHER_ALL_STEP_DATA, 0);
+    for (gasnet_node_t k = 1; k < size; k++)
+      gasnete_coll_send_data(op, gasnete_coll_rank_add(me, k, size), tag, (uint64_t)me * nb,
+                             op->args.src, nb);
+    gather_all_own_block(op);
+    f->sent = 1;
+  }
+  if (__atomic_load_n(&f->received, __ATOMIC_ACQUIRE) < (size_t)(size - 1) * nb)
+    return GASNETE_COLL_NOT_YET;
+  return GASNETE_COLL_DONE;
+}
+
+static void gather_all_free_priv(gasnete_coll_op_t *op) { free(op->priv); }
+
+/* ------------------------------------------------------------ gather + broadcast */
+extern const gasnete_coll_alg_t gasnete_coll_gather_algs[];
+extern const gasnete_coll_alg_t gasnete_coll_bcast_algs[];
+#define GATHER_BINOMIAL (&gasnete_coll_gather_algs[1])
+#define BCAST_BINOMIAL (&gasnete_coll_bcast_algs[1])
+
+static void gather_all_gb_setup(gasnete_coll_op_t *op) {
+  gasnete_coll_composite_t *c = gasnete_coll_calloc(1, sizeof(*c));
+  const gasnete_coll_args_t *a = &op->args;
+  int flags = a->flags & ~(GASNET_COLL_AGGREGATE);
+  gasnete_coll_args_t gather = {GASNETE_COLL_GATHER, a->dst, a->src, a->nbytes, 0, flags};
+  gasnete_coll_args_t bcast = {GASNETE_COLL_BROADCAST, a->dst, a->dst, a->nbytes * op->team->size, 0,
+                               flags};
+  gasnete_coll_composite_add(c, op, GATHER_BINOMIAL, &gather);
+  gasnete_coll_composite_add(c, op, BCAST_BINOMIAL, &bcast);
+  op->priv = c;
+}
+
+static gasnete_coll_progress_t gather_all_gb_progress(gasnete_coll_op_t *op) {
+  return gasnete_coll_composite_progress(op->priv);
+}
+
+static void gather_all_gb_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
+  gasnete_coll_composite_deliver(op->priv, msg);
+}
+
+static void gather_all_gb_cleanup(gasnete_coll_op_t *op) {
+  gasnete_coll_composite_cleanup(op->priv);
+  free(op->priv);
+}
+
+/* ------------------------------------------------------------ put */
+typedef struct {
+  gasnete_coll_putfan_t fan;
+  int copied;
+} gather_all_put_t;
+
+static void gather_all_put_setup(gasnete_coll_op_t *op) {
+  gather_all_put_t *g = gasnete_coll_calloc(1, sizeof(*g));
+  gasnet_node_t size = op->team->size, me = op->team->myrank;
+  size_t nb = op->args.nbytes;
+  gasnete_coll_putfan_init(&g->fan, op, size - 1, size - 1, size - 1);
+  for (gasnet_node_t k = 1; k < size; k++) {
+    gasnet_node_t peer = gasnete_coll_rank_add(me, k, size);
+    g->fan.puts[k - 1] = (gasnete_coll_put_t){peer, op->args.src, nb, (uint64_t)me * nb, 0, 0};
+    if (g->fan.announce) g->fan.announce[k - 1] = peer;
+  }
+  op->priv = g;
+}
+
+static void gather_all_put_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
+  gather_all_put_t *g = op->priv;
+  if (!gasnete_coll_putfan_deliver(&g->fan, msg))
+    gasneti_fatalerror("gasnet_coll gather_all: unexpected message tag 0x%x", (unsigned)msg->tag);
+}
+
+static gasnete_coll_progress_t gather_all_put_progress(gasnete_coll_op_t *op) {
+  gather_all_put_t *g = op->priv;
+  if (!g->copied) {
+    gather_all_own_block(op);
+    g->copied = 1;
+  }
+  return gasnete_coll_putfan_progress(op, &g->fan);
+}
+
+static void gather_all_put_cleanup(gasnete_coll_op_t *op) {
+  gather_all_put_t *g = op->priv;
+  gasnete_coll_putfan_free(&g->fan);
+  free(g);
+}
+
+const gasnete_coll_alg_t gasnete_coll_gather_all_algs[] = {
+    {"dissem", "log2(P) rounds of doubling runs (dissemination pattern)", GASNETE_COLL_GATHER_ALL,
+     0, gather_all_any, gather_all_dissem_setup, gather_all_dissem_progress,
+     gather_all_dissem_deliver, gather_all_dissem_cleanup},
+    {"flat", "every rank sends its block to every other, staggered", GASNETE_COLL_GATHER_ALL, 0,
+     gather_all_any, gather_all_flat_setup, gather_all_flat_progress, gather_all_flat_deliver,
+     gather_all_free_priv},
+    {"gather_bcast", "binomial gather to rank 0, then binomial broadcast", GASNETE_COLL_GATHER_ALL,
+     0, gather_all_any, gather_all_gb_setup, gather_all_gb_progress, gather_all_gb_deliver,
+     gather_all_gb_cleanup},
+    {"put", "every rank puts its block into every dst (dst in segment)", GASNETE_COLL_GATHER_ALL,
+     0, gasnete_coll_putfan_eligible, gather_all_put_setup, gather_all_put_progress,
+     gather_all_put_deliver, gather_all_put_cleanup},
+};
+const unsigned gasnete_coll_gather_all_nalgs =
+    sizeof(gasnete_coll_gather_all_algs) / sizeof(gasnete_coll_gather_all_algs[0]);

@@ -1,0 +1,31 @@
+# coll/: the collectives library, built once per thread mode and linked
+# with any conduit. It sees only the public API and the named hooks.
+COLL_SOURCES = \
+	coll/bcast.c \
+	coll/coll_api.c \
+	coll/coll_args.c \
+	coll/coll_composite.c \
+	coll/coll_engine.c \
+	coll/coll_handle.c \
+	coll/coll_init.c \
+	coll/coll_msg.c \
+	coll/coll_putfan.c \
+	coll/coll_sync.c \
+	coll/coll_tree.c \
+	coll/exchange.c \
+	coll/gather.c \
+	coll/gather_all.c \
+	coll/scatter.c \
+	coll/select.c \
+	coll/trees.c
+COLL_CPPFLAGS = $(PUBLIC_CPPFLAGS) -DGASNETI_CONDUIT_NEUTRAL
+noinst_HEADERS += coll/coll_internal.h coll/coll_composite.h coll/coll_putfan.h \
+	coll/coll_tree.h coll/trees.h
+include_HEADERS += include/gasnet_coll.h
+
+lib_LTLIBRARIES += libgasnet-coll-seq.la libgasnet-coll-par.la
+libgasnet_coll_seq_la_SOURCES = $(COLL_SOURCES)
+libgasnet_coll_seq_la_CPPFLAGS = $(COLL_CPPFLAGS) -DGASNET_SEQ
+libgasnet_coll_par_la_SOURCES = $(COLL_SOURCES)
+libgasnet_coll_par_la_CPPFLAGS = $(COLL_CPPFLAGS) -DGASNET_PAR
+libgasnet_coll_par_la_LIBADD = $(PTHREAD_LIBS)

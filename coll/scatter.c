@@ -1,0 +1,152 @@
+/* scatter.c: scatter algorithms. The root's src holds one block per rank,
+ * in rank order; rank r's block ends in its dst.
+ *  - eager trees: each node receives the blocks of its whole subtree (a
+ *    contiguous run of virtual ranks) into a scratch buffer, keeps its own
+ *    and forwards each child's run. Leaves receive straight into dst.
+ *  - flat put: the root puts each block into its rank's dst. */
+#include "coll_putfan.h"
+#include "coll_tree.h"
+
+#include <stdlib.h>
+
+#define SCATTER_STEP_DATA 0u
+
+typedef enum { SCATTER_AWAIT_DATA, SCATTER_FORWARD, SCATTER_FINISHED } scatter_state_t;
+
+typedef struct {
+  gasnete_coll_treepos_t pos;
+  scatter_state_t state;
+  char *buf;       /* my subtree's blocks in virtual-rank order (dst for a leaf) */
+  size_t received; /* atomic */
+} scatter_tree_t;
+
+static void scatter_tree_setup(gasnete_coll_op_t *op) {
+  scatter_tree_t *s = gasnete_coll_calloc(1, sizeof(*s));
+  gasnete_coll_treepos_init(&s->pos, op);
+  if (s->pos.vrank != 0)
+    s->buf = s->pos.subtree == 1 ? op->args.dst
+                                 : gasnete_coll_malloc((size_t)s->pos.subtree * op->args.nbytes);
+  s->state = SCATTER_AWAIT_DATA;
+  op->priv = s;
+}
+
+static void scatter_tree_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
+  scatter_tree_t *s = op->priv;
+  memcpy(s->buf + msg->offset, msg->data, msg->nbytes);
+  __atomic_fetch_add(&s->received, msg->nbytes, __ATOMIC_ACQ_REL);
+}
+
+static void scatter_tree_forward(gasnete_coll_op_t *op, scatter_tree_t *s) {
+  const gasnete_coll_args_t *a = &op->args;
+  uint32_t tag = gasnete_coll_tag(GASNETE_COLL_TAG_ALG, SCATTER_STEP_DATA, 0);
+  for (uint32_t i = 0; i < s->pos.nchildren; i++) {
+    const gasnete_coll_tree_child_t *c = &s->pos.children[i];
+    gasnet_node_t rank = gasnete_coll_vrank_to_rank(op, c->vrank);
+    if (s->pos.vrank == 0)
+      gasnete_coll_send_real_run(op, rank, tag, 0, a->src, c->vrank, c->subtree_size);
+    else
+      gasnete_coll_send_data(op, rank, tag, 0, s->buf + (size_t)(c->vrank - s->pos.vrank) * a->nbytes,
+                             (size_t)c->subtree_size * a->nbytes);
+  }
+}
+
+static gasnete_coll_progress_t scatter_tree_progress(gasnete_coll_op_t *op) {
+  scatter_tree_t *s = op->priv;
+  const gasnete_coll_args_t *a = &op->args;
+  switch (s->state) {
+    case SCATTER_AWAIT_DATA:
+      if (s->pos.vrank != 0 &&
+          __atomic_load_n(&s->received, __ATOMIC_ACQUIRE) < (size_t)s->pos.subtree * a->nbytes)
+        return GASNETE_COLL_NOT_YET;
+      s->state = SCATTER_FORWARD;
+      __attribute__((fallthrough));
+    case SCATTER_FORWARD: {
+      scatter_tree_forward(op, s);
+      /* My own block: first of my run, or my slot in the root's src. */
+      const char *mine = s->pos.vrank == 0
+                             ? (const char *)a->src + (size_t)op->team->myrank * a->nbytes
+                             : s->buf;
+      if (mine != a->dst) memcpy(a->dst, mine, a->nbytes);
+      s->state = SCATTER_FINISHED;
+    }
+      __attribute__((fallthrough));
+    case SCATTER_FINISHED: return GASNETE_COLL_DONE;
+  }
+  return GASNETE_COLL_NOT_YET;
+}
+
+static void scatter_tree_cleanup(gasnete_coll_op_t *op) {
+  scatter_tree_t *s = op->priv;
+  if (s->buf && s->buf != op->args.dst) free(s->buf);
+  gasnete_coll_treepos_free(&s->pos);
+  free(s);
+}
+
+static int scatter_any(const gasnete_coll_args_t *a, gasnet_node_t size) {
+  (void)a;
+  (void)size;
+  return 1;
+}
+
+/* ------------------------------------------------------------ flat put */
+typedef struct {
+  gasnete_coll_putfan_t fan;
+  int copied;
+} scatter_put_t;
+
+static void scatter_put_setup(gasnete_coll_op_t *op) {
+  scatter_put_t *s = gasnete_coll_calloc(1, sizeof(*s));
+  gasnet_node_t size = op->team->size, root = op->args.root;
+  int is_root = op->team->myrank == root;
+  size_t nb = op->args.nbytes;
+  gasnete_coll_putfan_init(&s->fan, op, is_root ? size - 1 : 0, is_root ? 0 : 1, is_root ? 0 : 1);
+  if (is_root) {
+    uint32_t n = 0;
+    for (gasnet_node_t r = 0; r < size; r++)
+      if (r != root)
+        s->fan.puts[n++] = (gasnete_coll_put_t){r, (const char *)op->args.src + (size_t)r * nb, nb, 0, 0, 0};
+  } else if (s->fan.announce) {
+    s->fan.announce[0] = root;
+  }
+  op->priv = s;
+}
+
+static void scatter_put_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
+  scatter_put_t *s = op->priv;
+  if (!gasnete_coll_putfan_deliver(&s->fan, msg))
+    gasneti_fatalerror("gasnet_coll scatter: unexpected message tag 0x%x", (unsigned)msg->tag);
+}
+
+static gasnete_coll_progress_t scatter_put_progress(gasnete_coll_op_t *op) {
+  scatter_put_t *s = op->priv;
+  const gasnete_coll_args_t *a = &op->args;
+  if (!s->copied && op->team->myrank == a->root) {
+    const char *mine = (const char *)a->src + (size_t)a->root * a->nbytes;
+    if (mine != a->dst) memcpy(a->dst, mine, a->nbytes);
+    s->copied = 1;
+  }
+  return gasnete_coll_putfan_progress(op, &s->fan);
+}
+
+static void scatter_put_cleanup(gasnete_coll_op_t *op) {
+  scatter_put_t *s = op->priv;
+  gasnete_coll_putfan_free(&s->fan);
+  free(s);
+}
+
+#define SCATTER_TREE(name_, shape_, desc_)                                                   \
+  {name_, desc_, GASNETE_COLL_SCATTER, shape_, scatter_any, scatter_tree_setup,             \
+   scatter_tree_progress, scatter_tree_deliver, scatter_tree_cleanup}
+
+const gasnete_coll_alg_t gasnete_coll_scatter_algs[] = {
+    SCATTER_TREE("flat", GASNETE_COLL_TREE_FLAT, "root sends each block in AM chunks"),
+    SCATTER_TREE("binomial", GASNETE_COLL_TREE_BINOMIAL, "subtree runs down a binomial tree"),
+    SCATTER_TREE("binary", GASNETE_COLL_TREE_BINARY, "subtree runs down a binary tree"),
+    SCATTER_TREE("knomial", GASNETE_COLL_TREE_KNOMIAL,
+                 "subtree runs down a k-nomial tree (GASNET_COLL_TREE_RADIX)"),
+    {"put", "root puts each block into its destination (dst in segment)", GASNETE_COLL_SCATTER, 0,
+     gasnete_coll_putfan_eligible, scatter_put_setup, scatter_put_progress, scatter_put_deliver,
+     scatter_put_cleanup},
+};
+const unsigned gasnete_coll_scatter_nalgs =
+    sizeof(gasnete_coll_scatter_algs) / sizeof(gasnete_coll_scatter_algs[0]);

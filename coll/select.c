@@ -1,0 +1,106 @@
+/* select.c: the one place that chooses an algorithm for a collective, by
+ * (operation, bytes, team size, flags). GASNET_COLL_<OP>_ALG forces one by
+ * name for every call of that operation (unknown names are fatal and list
+ * the valid ones); a forced algorithm that cannot serve a call (a put-based
+ * one without DST_IN_SEGMENT) gives way to the default choice. */
+#include "coll_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
+
+extern const gasnete_coll_alg_t gasnete_coll_bcast_algs[], gasnete_coll_scatter_algs[],
+    gasnete_coll_gather_algs[], gasnete_coll_gather_all_algs[], gasnete_coll_exchange_algs[];
+extern const unsigned gasnete_coll_bcast_nalgs, gasnete_coll_scatter_nalgs,
+    gasnete_coll_gather_nalgs, gasnete_coll_gather_all_nalgs, gasnete_coll_exchange_nalgs;
+extern void gasnete_coll_tree_set_radix(uint32_t radix);
+
+typedef struct {
+  const char *op_name;
+  const char *env_name;
+  const gasnete_coll_alg_t *algs;
+  const unsigned *nalgs;
+  const gasnete_coll_alg_t *forced;
+} gasnete_coll_alg_table_t;
+
+static gasnete_coll_alg_table_t gasnete_coll_tables[GASNETE_COLL_KIND_COUNT] = {
+    {"broadcast", "GASNET_COLL_BROADCAST_ALG", gasnete_coll_bcast_algs, &gasnete_coll_bcast_nalgs, NULL},
+    {"scatter", "GASNET_COLL_SCATTER_ALG", gasnete_coll_scatter_algs, &gasnete_coll_scatter_nalgs, NULL},
+    {"gather", "GASNET_COLL_GATHER_ALG", gasnete_coll_gather_algs, &gasnete_coll_gather_nalgs, NULL},
+    {"gather_all", "GASNET_COLL_GATHER_ALL_ALG", gasnete_coll_gather_all_algs,
+     &gasnete_coll_gather_all_nalgs, NULL},
+    {"exchange", "GASNET_COLL_EXCHANGE_ALG", gasnete_coll_exchange_algs,
+     &gasnete_coll_exchange_nalgs, NULL},
+};
+
+/* Above this many bytes per block, moving data with puts straight into the
+ * destination beats AM chunks (which copy twice); GASNET_COLL_PUT_THRESHOLD. */
+static size_t gasnete_coll_put_threshold = 8192;
+
+static const gasnete_coll_alg_t *gasnete_coll_find_alg(const gasnete_coll_alg_table_t *t,
+                                                       const char *name) {
+  for (unsigned i = 0; i < *t->nalgs; i++)
+    if (!strcasecmp(t->algs[i].name, name)) return &t->algs[i];
+  return NULL;
+}
+
+static void gasnete_coll_unknown_alg(const gasnete_coll_alg_table_t *t, const char *name) {
+  char valid[256] = "";
+  for (unsigned i = 0; i < *t->nalgs; i++) {
+    strncat(valid, i ? ", " : "", sizeof(valid) - strlen(valid) - 1);
+    strncat(valid, t->algs[i].name, sizeof(valid) - strlen(valid) - 1);
+  }
+  gasneti_fatalerror("gasnet_coll_init: %s=\"%s\" is not the name of a %s algorithm; valid names: %s",
+                     t->env_name, name, t->op_name, valid);
+}
+
+void gasnete_coll_select_init(void) {
+  for (int k = 0; k < GASNETE_COLL_KIND_COUNT; k++) {
+    gasnete_coll_alg_table_t *t = &gasnete_coll_tables[k];
+    const char *name = gasnet_getenv(t->env_name);
+    t->forced = NULL;
+    if (name && *name) {
+      t->forced = gasnete_coll_find_alg(t, name);
+      if (!t->forced) gasnete_coll_unknown_alg(t, name);
+    }
+  }
+  const char *radix = gasnet_getenv("GASNET_COLL_TREE_RADIX");
+  if (radix) {
+    long r = strtol(radix, NULL, 10);
+    if (r < 2 || r > 64)
+      gasneti_fatalerror("gasnet_coll_init: GASNET_COLL_TREE_RADIX=\"%s\" is not in 2..64", radix);
+    gasnete_coll_tree_set_radix((uint32_t)r);
+  }
+  const char *threshold = gasnet_getenv("GASNET_COLL_PUT_THRESHOLD");
+  if (threshold) gasnete_coll_put_threshold = (size_t)strtoull(threshold, NULL, 10);
+}
+
+static const gasnete_coll_alg_t *gasnete_coll_by_name(gasnete_coll_kind_t kind, const char *name) {
+  const gasnete_coll_alg_t *alg = gasnete_coll_find_alg(&gasnete_coll_tables[kind], name);
+  if (!alg) gasneti_fatalerror("gasnet_coll: internal: no %s algorithm \"%s\"",
+                               gasnete_coll_tables[kind].op_name, name);
+  return alg;
+}
+
+/* The default policy, from measurements on the smp and mpi conduits
+ * (docs/collectives.md has the numbers). */
+static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a, gasnet_node_t size) {
+  int put_ok = (a->flags & GASNET_COLL_DST_IN_SEGMENT) && a->nbytes >= gasnete_coll_put_threshold;
+  switch (a->kind) {
+    case GASNETE_COLL_BROADCAST: return put_ok ? "put" : (size <= 3 ? "flat" : "binomial");
+    case GASNETE_COLL_SCATTER: return put_ok ? "put" : (size <= 3 ? "flat" : "binomial");
+    case GASNETE_COLL_GATHER: return put_ok ? "put" : (size <= 3 ? "flat" : "binomial");
+    case GASNETE_COLL_GATHER_ALL: return put_ok ? "put" : (size <= 4 ? "flat" : "dissem");
+    case GASNETE_COLL_EXCHANGE:
+      if (put_ok) return "put";
+      return (a->nbytes <= 64 && size > 4) ? "bruck" : "staggered";
+    default: break;
+  }
+  return NULL;
+}
+
+const gasnete_coll_alg_t *gasnete_coll_select(const gasnete_coll_args_t *args, gasnet_node_t size) {
+  const gasnete_coll_alg_t *forced = gasnete_coll_tables[args->kind].forced;
+  if (forced && forced->eligible(args, size)) return forced;
+  return gasnete_coll_by_name(args->kind, gasnete_coll_default_name(args, size));
+}

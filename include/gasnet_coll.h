@@ -1,0 +1,110 @@
+/* gasnet_coll.h: the GASNet collectives (design notes rev. 1.37, "current
+ * proposal"). Include after gasnet.h and link libgasnet-coll-<seq|par>
+ * together with a conduit library of the same thread mode. */
+#ifndef GASNET_COLL_H
+#define GASNET_COLL_H
+
+#include <gasnet.h>
+#include <stddef.h>
+
+GASNETI_BEGIN_EXTERNC
+
+/* ------------------------------------------------------------ flags
+ * Every collective takes exactly one IN_* and one OUT_* sync mode and
+ * exactly one of SINGLE / LOCAL. */
+#define GASNET_COLL_IN_NOSYNC (1 << 0)
+#define GASNET_COLL_IN_MYSYNC (1 << 1)
+#define GASNET_COLL_IN_ALLSYNC (1 << 2)
+#define GASNET_COLL_OUT_NOSYNC (1 << 3)
+#define GASNET_COLL_OUT_MYSYNC (1 << 4)
+#define GASNET_COLL_OUT_ALLSYNC (1 << 5)
+#define GASNET_COLL_SINGLE (1 << 6)
+#define GASNET_COLL_LOCAL (1 << 7)
+#define GASNET_COLL_AGGREGATE (1 << 8)
+#define GASNET_COLL_DST_IN_SEGMENT (1 << 9)
+#define GASNET_COLL_SRC_IN_SEGMENT (1 << 10)
+/* Scan kinds. */
+#define GASNET_COLL_INCLUSIVE_SCAN (1 << 11)
+#define GASNET_COLL_EXCLUSIVE_SCAN (1 << 12)
+/* Flags of a registered reduction function (gasnet_coll_fn_entry_t). */
+#define GASNET_COLL_AMSAFE (1 << 0)
+#define GASNET_COLL_NONCOMM (1 << 1)
+
+/* Collectives that may be outstanding at once without any sync by the
+ * client; the implementation has no fixed limit below this. */
+#define GASNET_COLL_MAX_OUTSTANDING 65535
+
+/* ------------------------------------------------------------ types */
+struct gasnete_coll_team_s;
+typedef struct gasnete_coll_team_s *gasnet_team_handle_t;
+extern struct gasnete_coll_team_s gasnete_coll_team_all;
+#define GASNET_TEAM_ALL (&gasnete_coll_team_all)
+
+struct gasnete_coll_handle_s;
+typedef struct gasnete_coll_handle_s *gasnet_coll_handle_t;
+/* All zero bits: the operation is already complete. */
+#define GASNET_COLL_INVALID_HANDLE ((gasnet_coll_handle_t)0)
+
+/* Reduction functions are named by their index in the table given to
+ * gasnet_coll_init. */
+typedef uint32_t gasnet_coll_fn_handle_t;
+typedef void (*gasnet_coll_fn_t)();
+typedef void (*gasnet_coll_reduce_fn_t)(void *results, size_t result_count,
+                                        const void *left_operands, size_t left_count,
+                                        const void *right_operands, size_t elem_size, int flags,
+                                        int arg);
+typedef struct {
+  gasnet_coll_fn_t fnptr;
+  unsigned int flags;
+} gasnet_coll_fn_entry_t;
+
+/* ------------------------------------------------------------ start-up */
+/* Collective over every node (and every image), after gasnet_attach and
+ * before any other gasnet_coll_ call. images == NULL: one image per node. */
+extern void gasnet_coll_init(const gasnet_image_t images[], gasnet_image_t my_image,
+                             const gasnet_coll_fn_entry_t fn_tbl[], size_t fn_count,
+                             int init_flags);
+
+/* ------------------------------------------------------------ data movement */
+extern gasnet_coll_handle_t gasnet_coll_broadcast_nb(gasnet_team_handle_t team, void *dst,
+                                                     gasnet_image_t srcimage, void *src,
+                                                     size_t nbytes, int flags);
+extern void gasnet_coll_broadcast(gasnet_team_handle_t team, void *dst, gasnet_image_t srcimage,
+                                  void *src, size_t nbytes, int flags);
+
+extern gasnet_coll_handle_t gasnet_coll_scatter_nb(gasnet_team_handle_t team, void *dst,
+                                                   gasnet_image_t srcimage, void *src,
+                                                   size_t nbytes, int flags);
+extern void gasnet_coll_scatter(gasnet_team_handle_t team, void *dst, gasnet_image_t srcimage,
+                                void *src, size_t nbytes, int flags);
+
+extern gasnet_coll_handle_t gasnet_coll_gather_nb(gasnet_team_handle_t team,
+                                                  gasnet_image_t dstimage, void *dst, void *src,
+                                                  size_t nbytes, int flags);
+extern void gasnet_coll_gather(gasnet_team_handle_t team, gasnet_image_t dstimage, void *dst,
+                               void *src, size_t nbytes, int flags);
+
+extern gasnet_coll_handle_t gasnet_coll_gather_all_nb(gasnet_team_handle_t team, void *dst,
+                                                      void *src, size_t nbytes, int flags);
+extern void gasnet_coll_gather_all(gasnet_team_handle_t team, void *dst, void *src,
+                                   size_t nbytes, int flags);
+
+extern gasnet_coll_handle_t gasnet_coll_exchange_nb(gasnet_team_handle_t team, void *dst,
+                                                    void *src, size_t nbytes, int flags);
+extern void gasnet_coll_exchange(gasnet_team_handle_t team, void *dst, void *src, size_t nbytes,
+                                 int flags);
+
+/* ------------------------------------------------------------ synchronisation
+ * Not collective: each node syncs its own handles, in any order. try_*
+ * return GASNET_OK or GASNET_ERR_NOT_READY. The _all and _some forms
+ * overwrite each completed handle with GASNET_COLL_INVALID_HANDLE. */
+extern int gasnet_coll_try_sync(gasnet_coll_handle_t handle);
+extern void gasnet_coll_wait_sync(gasnet_coll_handle_t handle);
+extern int gasnet_coll_try_sync_all(gasnet_coll_handle_t *handles, size_t numhandles);
+extern void gasnet_coll_wait_sync_all(gasnet_coll_handle_t *handles, size_t numhandles);
+extern int gasnet_coll_try_sync_some(gasnet_coll_handle_t *handles, size_t numhandles);
+extern void gasnet_coll_wait_sync_some(gasnet_coll_handle_t *handles, size_t numhandles);
+
+GASNETI_END_EXTERNC
+
+#endif

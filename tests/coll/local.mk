@@ -1,0 +1,54 @@
+# tests/coll: the collectives tests (cases: tests/coll/coll.cases) and the
+# collectives benchmark tests/perf/collperf. The top Makefile.am includes
+# this fragment after tests/perf/local.mk.
+EXTRA_DIST += tests/coll/coll.cases tests/coll/collperf_all.sh \
+	tests/coll/expect_fail_or_skip.sh
+noinst_HEADERS += tests/coll/coll_test.h
+
+if BUILD_SMP
+COLL_TESTS_SEQ_CPPFLAGS = $(PUBLIC_CPPFLAGS) -I$(top_srcdir)/conduits/smp \
+	-I$(top_srcdir)/tests -DGASNET_SEQ
+COLL_TESTS_PAR_CPPFLAGS = $(PUBLIC_CPPFLAGS) -I$(top_srcdir)/conduits/smp \
+	-I$(top_srcdir)/tests -DGASNET_PAR
+COLL_TESTS_SEQ_LIBS = libgasnet-coll-seq.la libgasnet-smp-seq.la $(PTHREAD_LIBS)
+COLL_TESTS_PAR_LIBS = libgasnet-coll-par.la libgasnet-smp-par.la $(PTHREAD_LIBS)
+# -no-install: real binaries, not libtool wrappers, so the processes of a
+# job run the program itself.
+COLL_TESTS_LINK_FLAGS = $(AM_LDFLAGS) -no-install
+
+check_PROGRAMS += \
+	tests/coll/testcoll \
+	tests/coll/testcollnb tests/coll/testcollnb-par \
+	tests/coll/testcollerr \
+	tests/coll/test_trees
+
+tests_coll_testcoll_SOURCES = tests/coll/testcoll.c
+tests_coll_testcoll_CPPFLAGS = $(COLL_TESTS_SEQ_CPPFLAGS)
+tests_coll_testcoll_LDADD = $(COLL_TESTS_SEQ_LIBS)
+tests_coll_testcoll_LDFLAGS = $(COLL_TESTS_LINK_FLAGS)
+
+tests_coll_testcollnb_SOURCES = tests/coll/testcollnb.c
+tests_coll_testcollnb_CPPFLAGS = $(COLL_TESTS_SEQ_CPPFLAGS)
+tests_coll_testcollnb_LDADD = $(COLL_TESTS_SEQ_LIBS)
+tests_coll_testcollnb_LDFLAGS = $(COLL_TESTS_LINK_FLAGS)
+tests_coll_testcollnb_par_SOURCES = tests/coll/testcollnb.c
+tests_coll_testcollnb_par_CPPFLAGS = $(COLL_TESTS_PAR_CPPFLAGS)
+tests_coll_testcollnb_par_LDADD = $(COLL_TESTS_PAR_LIBS)
+tests_coll_testcollnb_par_LDFLAGS = $(COLL_TESTS_LINK_FLAGS)
+
+tests_coll_testcollerr_SOURCES = tests/coll/testcollerr.c
+tests_coll_testcollerr_CPPFLAGS = $(COLL_TESTS_SEQ_CPPFLAGS)
+tests_coll_testcollerr_LDADD = $(COLL_TESTS_SEQ_LIBS)
+tests_coll_testcollerr_LDFLAGS = $(COLL_TESTS_LINK_FLAGS)
+
+# The tree math is pure: coll/trees.c is compiled into the test itself.
+tests_coll_test_trees_SOURCES = tests/coll/test_trees.c coll/trees.c
+tests_coll_test_trees_CPPFLAGS = -I$(top_srcdir)/coll
+tests_coll_test_trees_LDFLAGS = $(COLL_TESTS_LINK_FLAGS)
+
+noinst_PROGRAMS += tests/perf/collperf
+tests_perf_collperf_SOURCES = tests/perf/collperf.c
+tests_perf_collperf_CPPFLAGS = $(PUBLIC_CPPFLAGS) -I$(top_srcdir)/conduits/smp -DGASNET_SEQ
+tests_perf_collperf_LDADD = $(COLL_TESTS_SEQ_LIBS)
+tests_perf_collperf_LDFLAGS = $(COLL_TESTS_LINK_FLAGS)
+endif

@@ -1,0 +1,266 @@
+/* collperf: latency of the data-movement collectives.
+ *
+ * Usage: collperf [-a ALG] [-o OPS] [-n MIN] [-m MAX] [-x FACTOR] [-i ITERS]
+ *                 [-r REPS] [-s SYNCS] [-R RADIX] [-O] [-c]
+ *
+ *   -a ALG     force algorithm ALG for every op that has one of that name
+ *              (GASNET_COLL_<OP>_ALG, set before gasnet_init so every node
+ *              inherits it; gasnet_coll_init reads it once) and measure
+ *              only those ops. Default: no forcing, i.e. the selector's
+ *              choice ("auto"). To compare algorithms run once per ALG;
+ *              tests/coll/collperf_all.sh does that and joins the tables.
+ *   -o OPS     comma list of ops (broadcast, scatter, gather, gather_all,
+ *              exchange); default all (that have ALG)
+ *   -n MIN, -m MAX   block sizes in bytes, default 8 .. 1M (K/M suffixes)
+ *   -x FACTOR  size step, default 4 (MAX is always measured)
+ *   -i ITERS   collectives per repetition for small blocks (default 200;
+ *              fewer for large blocks: at most ~32 MiB moved per node per
+ *              repetition, at least 3)
+ *   -r REPS    repetitions; the median is reported (default 7)
+ *   -s SYNCS   comma list of: all (IN_ALLSYNC|OUT_ALLSYNC), no
+ *              (IN_NOSYNC|OUT_NOSYNC), my (IN_MYSYNC|OUT_MYSYNC);
+ *              default all,no
+ *   -R RADIX   GASNET_COLL_TREE_RADIX for the k-nomial trees
+ *   -O         buffers outside the segment (malloc); default: in the
+ *              segment with SRC_/DST_IN_SEGMENT, where the put-based
+ *              algorithms are eligible
+ *   -c         CSV instead of tables
+ *
+ * Every call is the blocking form with GASNET_COLL_LOCAL addressing; the
+ * root of rooted ops is node 0; the block size is per node (a gather at
+ * 1 MiB gathers N MiB at the root). One repetition: a barrier, ITERS
+ * collectives back to back, a barrier; its time / ITERS is one sample,
+ * measured on node 0 (the closing barrier makes it include the slowest
+ * node). Under IN_NOSYNC|OUT_NOSYNC consecutive collectives may overlap,
+ * so that column is the pipelined cost per collective. Printed on node 0:
+ * the median and the minimum of the samples, in microseconds. */
+#define _POSIX_C_SOURCE 200809L
+#include <gasnet.h>
+#include <gasnet_coll.h>
+#include <gasnet_tools.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { OP_BCAST, OP_SCATTER, OP_GATHER, OP_GATHER_ALL, OP_EXCHANGE, OP_COUNT };
+static const char *const op_names[OP_COUNT] = {"broadcast", "scatter", "gather", "gather_all",
+                                               "exchange"};
+static const char *const op_env[OP_COUNT] = {
+    "GASNET_COLL_BROADCAST_ALG", "GASNET_COLL_SCATTER_ALG", "GASNET_COLL_GATHER_ALG",
+    "GASNET_COLL_GATHER_ALL_ALG", "GASNET_COLL_EXCHANGE_ALG"};
+/* The algorithms of each op (coll/bcast.c, scatter.c, gather.c,
+ * gather_all.c, exchange.c), to know which ops a -a name applies to. */
+static const char *const op_algs[OP_COUNT][6] = {
+    {"flat", "binomial", "binary", "knomial", "put", NULL},
+    {"flat", "binomial", "binary", "knomial", "put", NULL},
+    {"flat", "binomial", "binary", "knomial", "put", NULL},
+    {"dissem", "flat", "gather_bcast", "put", NULL, NULL},
+    {"staggered", "bruck", "put", NULL, NULL, NULL},
+};
+
+enum { SYNC_ALL, SYNC_NO, SYNC_MY, SYNC_COUNT };
+static const char *const sync_names[SYNC_COUNT] = {"all", "no", "my"};
+static const int sync_flags[SYNC_COUNT] = {
+    GASNET_COLL_IN_ALLSYNC | GASNET_COLL_OUT_ALLSYNC,
+    GASNET_COLL_IN_NOSYNC | GASNET_COLL_OUT_NOSYNC,
+    GASNET_COLL_IN_MYSYNC | GASNET_COLL_OUT_MYSYNC};
+
+static struct {
+    const char *alg;
+    int ops[OP_COUNT];
+    size_t min, max, factor;
+    int iters, reps, csv, out_of_seg;
+    int syncs[SYNC_COUNT];
+} opt = {NULL, {0}, 8, (size_t)1 << 20, 4, 200, 7, 0, 0, {0}};
+
+static gasnet_node_t N, ME;
+
+static void die(const char *msg, const char *arg) {
+  fprintf(stderr, "collperf: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
+  exit(2);
+}
+
+static size_t parse_size(const char *s) {
+  char *end;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (*end == 'K' || *end == 'k') v <<= 10, end++;
+  else if (*end == 'M' || *end == 'm') v <<= 20, end++;
+  if (end == s || *end || v == 0) die("bad size", s);
+  return (size_t)v;
+}
+
+static int has_alg(int op, const char *alg) {
+  for (int i = 0; op_algs[op][i]; i++)
+    if (!strcmp(op_algs[op][i], alg)) return 1;
+  return 0;
+}
+
+static void barrier(void) {
+  gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
+  gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS);
+}
+
+static void run_coll(int op, void *dst, void *src, size_t nbytes, int flags) {
+  gasnet_team_handle_t T = GASNET_TEAM_ALL;
+  switch (op) {
+    case OP_BCAST: gasnet_coll_broadcast(T, dst, 0, src, nbytes, flags); break;
+    case OP_SCATTER: gasnet_coll_scatter(T, dst, 0, src, nbytes, flags); break;
+    case OP_GATHER: gasnet_coll_gather(T, 0, dst, src, nbytes, flags); break;
+    case OP_GATHER_ALL: gasnet_coll_gather_all(T, dst, src, nbytes, flags); break;
+    default: gasnet_coll_exchange(T, dst, src, nbytes, flags); break;
+  }
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Median and minimum latency (us) of one (op, size, sync). */
+static void measure(int op, size_t nbytes, int sync, void *dst, void *src, double *median_p,
+                    double *min_p) {
+  int flags = sync_flags[sync] | GASNET_COLL_LOCAL;
+  if (!opt.out_of_seg) flags |= GASNET_COLL_DST_IN_SEGMENT | GASNET_COLL_SRC_IN_SEGMENT;
+  size_t per_iter = nbytes * N;
+  int iters = opt.iters;
+  if ((size_t)iters * per_iter > ((size_t)32 << 20)) iters = (int)(((size_t)32 << 20) / per_iter);
+  if (iters < 3) iters = 3;
+  double *samples = malloc((size_t)opt.reps * sizeof *samples);
+  if (!samples) die("out of memory", NULL);
+  barrier();
+  run_coll(op, dst, src, nbytes, flags); /* warm-up */
+  run_coll(op, dst, src, nbytes, flags);
+  for (int r = 0; r < opt.reps; r++) {
+    barrier();
+    gasnett_tick_t t0 = gasnett_ticks_now();
+    for (int i = 0; i < iters; i++) run_coll(op, dst, src, nbytes, flags);
+    barrier();
+    gasnett_tick_t t1 = gasnett_ticks_now();
+    samples[r] = (double)gasnett_ticks_to_ns(t1 - t0) / 1000.0 / iters;
+  }
+  qsort(samples, (size_t)opt.reps, sizeof *samples, cmp_double);
+  *median_p = opt.reps % 2 ? samples[opt.reps / 2]
+                           : (samples[opt.reps / 2 - 1] + samples[opt.reps / 2]) / 2;
+  *min_p = samples[0];
+  free(samples);
+}
+
+static void parse_list(const char *arg, const char *const *names, int count, int *set,
+                       const char *what) {
+  for (const char *p = arg; *p;) {
+    size_t len = strcspn(p, ",");
+    int found = 0;
+    for (int i = 0; i < count; i++)
+      if (strlen(names[i]) == len && !strncmp(names[i], p, len)) set[i] = found = 1;
+    if (!found) die(what, p);
+    p += len + (p[len] == ',');
+  }
+}
+
+int main(int argc, char **argv) {
+  const char *ops = NULL, *syncs = "all,no", *radix = NULL;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "-c")) { opt.csv = 1; continue; }
+    if (!strcmp(a, "-O")) { opt.out_of_seg = 1; continue; }
+    if (i + 1 >= argc) die("missing value after", a);
+    const char *v = argv[++i];
+    if (!strcmp(a, "-a")) opt.alg = strcmp(v, "auto") ? v : NULL;
+    else if (!strcmp(a, "-o")) ops = v;
+    else if (!strcmp(a, "-n")) opt.min = parse_size(v);
+    else if (!strcmp(a, "-m")) opt.max = parse_size(v);
+    else if (!strcmp(a, "-x")) opt.factor = parse_size(v);
+    else if (!strcmp(a, "-i")) opt.iters = atoi(v);
+    else if (!strcmp(a, "-r")) opt.reps = atoi(v);
+    else if (!strcmp(a, "-s")) syncs = v;
+    else if (!strcmp(a, "-R")) radix = v;
+    else die("unknown option", a);
+  }
+  if (opt.iters < 1 || opt.reps < 1 || opt.factor < 2 || opt.min > opt.max) die("bad options", NULL);
+  if (ops) parse_list(ops, op_names, OP_COUNT, opt.ops, "unknown op");
+  else for (int o = 0; o < OP_COUNT; o++) opt.ops[o] = 1;
+  parse_list(syncs, sync_names, SYNC_COUNT, opt.syncs, "unknown sync variant");
+  if (opt.alg) {
+    int any = 0;
+    for (int o = 0; o < OP_COUNT; o++) {
+      if (!has_alg(o, opt.alg)) opt.ops[o] = 0;
+      if (opt.ops[o]) {
+        setenv(op_env[o], opt.alg, 1);
+        any = 1;
+      }
+    }
+    if (!any) die("no selected op has an algorithm named", opt.alg);
+  }
+  if (radix) setenv("GASNET_COLL_TREE_RADIX", radix, 1);
+
+  if (gasnet_init(&argc, &argv) != GASNET_OK) die("gasnet_init failed", NULL);
+  N = gasnet_nodes();
+  ME = gasnet_mynode();
+  size_t region = opt.max * N; /* the largest src or dst */
+  uintptr_t segsize = 2 * region + 2 * GASNET_PAGESIZE;
+  segsize = (segsize + GASNET_PAGESIZE - 1) & ~(uintptr_t)(GASNET_PAGESIZE - 1);
+  if (segsize > gasnet_getMaxLocalSegmentSize()) die("-m too large for the segment", NULL);
+  if (gasnet_attach(NULL, 0, segsize, 0) != GASNET_OK) die("gasnet_attach failed", NULL);
+  gasnet_coll_init(NULL, 0, NULL, 0, 0);
+
+  unsigned char *dst, *src;
+  if (opt.out_of_seg) {
+    dst = malloc(region);
+    src = malloc(region);
+    if (!dst || !src) die("out of memory", NULL);
+  } else {
+    gasnet_seginfo_t *si = calloc(N, sizeof *si);
+    if (!si || gasnet_getSegmentInfo(si, (int)N) != GASNET_OK) die("no segment info", NULL);
+    dst = si[ME].addr;
+    src = dst + ((region + GASNET_PAGESIZE - 1) & ~(size_t)(GASNET_PAGESIZE - 1));
+    free(si);
+  }
+  memset(dst, 1, region);
+  memset(src, 2, region);
+
+  const char *alg = opt.alg ? opt.alg : "auto";
+  if (ME == 0) {
+    if (opt.csv) {
+      printf("op,alg,nodes,bytes,sync,usec_median,usec_min\n");
+    } else {
+      printf("collperf: %u nodes, algorithm %s%s, buffers %s, median of %d repetitions (us)\n",
+             (unsigned)N, alg, opt.alg ? "" : " (the selector's choice)",
+             opt.out_of_seg ? "outside the segment" : "in the segment (LOCAL, *_IN_SEGMENT)",
+             opt.reps);
+    }
+    fflush(stdout);
+  }
+  for (int op = 0; op < OP_COUNT; op++) {
+    if (!opt.ops[op]) continue;
+    if (ME == 0 && !opt.csv) {
+      printf("\n%s, algorithm %s, %u nodes\n%10s", op_names[op], alg, (unsigned)N, "bytes");
+      for (int s = 0; s < SYNC_COUNT; s++)
+        if (opt.syncs[s]) printf("  %9ssync med  %6s min", sync_names[s], "");
+      printf("\n");
+    }
+    for (size_t nb = opt.min;; nb = nb * opt.factor > opt.max && nb < opt.max ? opt.max : nb * opt.factor) {
+      if (ME == 0 && !opt.csv) printf("%10zu", nb);
+      for (int s = 0; s < SYNC_COUNT; s++) {
+        if (!opt.syncs[s]) continue;
+        double med, mn;
+        measure(op, nb, s, dst, src, &med, &mn);
+        if (ME == 0) {
+          if (opt.csv)
+            printf("%s,%s,%u,%zu,%s,%.3f,%.3f\n", op_names[op], alg, (unsigned)N, nb,
+                   sync_names[s], med, mn);
+          else
+            printf("  %17.2f  %10.2f", med, mn);
+        }
+      }
+      if (ME == 0) {
+        if (!opt.csv) printf("\n");
+        fflush(stdout);
+      }
+      if (nb >= opt.max) break;
+    }
+  }
+  barrier();
+  gasnet_exit(0);
+  return 0;
+}
