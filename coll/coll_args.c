@@ -74,6 +74,8 @@ void gasnete_coll_check_args(gasnet_team_handle_t team, const gasnete_coll_args_
                              const char *call) {
   if (!gasnete_coll_initialized) gasnete_coll_fatal_misuse(call, "called before gasnet_coll_init");
   if (gasneti_in_handler()) gasnete_coll_fatal_misuse(call, "called from inside an AM handler");
+  if (gasneti_barrier_pending())
+    gasnete_coll_fatal_misuse(call, "called between gasnet_barrier_notify and gasnet_barrier_wait");
   if (team != GASNET_TEAM_ALL)
     gasneti_fatalerror("%s: team %p is not a team (this release has GASNET_TEAM_ALL)", call,
                        (void *)team);

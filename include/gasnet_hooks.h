@@ -51,6 +51,10 @@ extern void gasneti_attach_hook_register(gasneti_attach_hook_fn_t fn);
  * and ends the whole job with a non-zero exit code. */
 extern void gasneti_fatalerror(const char *fmt, ...) GASNETI_NORETURN GASNETI_PRINTF(1, 2);
 
+/* Is this node between gasnet_barrier_notify and the wait (or successful
+ * try) that completes it? Collectives may not be initiated then. */
+extern int gasneti_barrier_pending(void);
+
 /* Is the calling thread running an AM handler? Layers use this to reject
  * calls that are illegal inside handlers. */
 extern int gasneti_in_handler(void);

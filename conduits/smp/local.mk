@@ -5,13 +5,13 @@ SMP_SOURCES = \
 	conduits/smp/smp_exit.c \
 	conduits/smp/smp_ring.c \
 	conduits/smp/smp_supervisor.c
-SMP_CPPFLAGS = $(PUBLIC_CPPFLAGS) -I$(top_srcdir)/conduits/smp -I$(top_srcdir)/src -I$(top_builddir)/src
+SMP_CPPFLAGS = $(PUBLIC_CPPFLAGS) -I$(top_srcdir)/conduits/smp -I$(top_srcdir)/src -I$(top_srcdir)/extended-ref -I$(top_builddir)/src
 
 lib_LTLIBRARIES += libgasnet-smp-seq.la libgasnet-smp-par.la
-libgasnet_smp_seq_la_SOURCES = $(CORE_SOURCES) $(SMP_SOURCES) $(TOOLS_SOURCES)
+libgasnet_smp_seq_la_SOURCES = $(CORE_SOURCES) $(EXTENDED_SOURCES) $(SMP_SOURCES) $(SMP_EXTENDED_SOURCES) $(TOOLS_SOURCES)
 libgasnet_smp_seq_la_CPPFLAGS = $(SMP_CPPFLAGS) -DGASNET_SEQ -DGASNETT_THREAD_SINGLE
 libgasnet_smp_seq_la_LIBADD = $(PTHREAD_LIBS)
-libgasnet_smp_par_la_SOURCES = $(CORE_SOURCES) $(SMP_SOURCES) $(TOOLS_SOURCES)
+libgasnet_smp_par_la_SOURCES = $(CORE_SOURCES) $(EXTENDED_SOURCES) $(SMP_SOURCES) $(SMP_EXTENDED_SOURCES) $(TOOLS_SOURCES)
 libgasnet_smp_par_la_CPPFLAGS = $(SMP_CPPFLAGS) -DGASNET_PAR -DGASNETT_THREAD_SAFE
 libgasnet_smp_par_la_LIBADD = $(PTHREAD_LIBS)
 noinst_HEADERS += conduits/smp/smp_internal.h

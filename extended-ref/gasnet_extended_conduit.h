@@ -1,0 +1,107 @@
+/* gasnet_extended_conduit.h: how a conduit overrides parts of extended-ref.
+ *
+ * extended-ref implements the whole extended API on active messages. A
+ * conduit that can do better for some of it fills a gasnete_conduit_ops_t
+ * and registers it with gasnete_register_conduit_ops() before gasnet_attach
+ * returns (the smp conduit does it from gasnetc_init). Any slot may be NULL.
+ *
+ * - put / get / memset: synchronous transfers. extended-ref has already
+ *   checked the call (node in range, nbytes > 0, the remote range inside the
+ *   peer's segment, node != gasnet_mynode()). Return 1 when the transfer is
+ *   complete (the memory of both sides is as after a completed put/get),
+ *   or 0 to let extended-ref use its AM protocol for this call.
+ * - barriers: extra barrier implementations, a NULL-terminated array, which
+ *   GASNET_BARRIER may then name; default_barrier names the one used when
+ *   GASNET_BARRIER is unset (NULL: AMDISSEM).
+ *
+ * Layers above extended-ref never include this header. */
+#ifndef GASNET_EXTENDED_CONDUIT_H
+#define GASNET_EXTENDED_CONDUIT_H
+
+#include <gasnet.h>
+
+GASNETI_BEGIN_EXTERNC
+
+/* ------------------------------------------------------------ barrier consensus
+ * What one node knows about the barrier in progress: whether anybody
+ * (named) gave an id and which one, and whether a mismatch is certain.
+ * Merging is commutative and associative, so every node that has merged
+ * every participant's contribution, in any order, reaches the same result. */
+typedef struct {
+  int named;    /* some participant was not anonymous */
+  int value;    /* the id of the named participants (valid when named) */
+  int mismatch; /* two named ids differ, or someone passed _MISMATCH */
+} gasnete_consensus_t;
+
+static inline void gasnete_consensus_clear(gasnete_consensus_t *c) {
+  c->named = 0;
+  c->value = 0;
+  c->mismatch = 0;
+}
+
+/* Fold in one participant's (id, flags). */
+static inline void gasnete_consensus_add(gasnete_consensus_t *c, int id, int flags) {
+  if (flags & GASNET_BARRIERFLAG_MISMATCH) {
+    c->mismatch = 1;
+  } else if (!(flags & GASNET_BARRIERFLAG_ANONYMOUS)) {
+    if (!c->named) {
+      c->named = 1;
+      c->value = id;
+    } else if (c->value != id) {
+      c->mismatch = 1;
+    }
+  }
+}
+
+/* The (id, flags) pair that stands for a whole consensus on the wire;
+ * gasnete_consensus_add of it gives back the same knowledge. */
+static inline int gasnete_consensus_flags(const gasnete_consensus_t *c) {
+  return (c->named ? 0 : GASNET_BARRIERFLAG_ANONYMOUS) |
+         (c->mismatch ? GASNET_BARRIERFLAG_MISMATCH : 0);
+}
+
+static inline void gasnete_consensus_merge(gasnete_consensus_t *c, const gasnete_consensus_t *o) {
+  if (o->named) gasnete_consensus_add(c, o->value, 0);
+  if (o->mismatch) c->mismatch = 1;
+}
+
+/* ------------------------------------------------------------ barrier implementations
+ * The front end (gasnete_barrier.c) checks the calls and counts barriers;
+ * phase is the barrier's number modulo 2: messages of the next barrier may
+ * arrive while this one finishes, and never of the one after.
+ *  init:       once, from the attach hook, on every node, when chosen. Peers
+ *              may already be in the first barrier: do not clear state that
+ *              handlers write (static storage starts zeroed).
+ *  notify:     this node arrives with (id, flags) (flags already checked).
+ *  try_finish: nonblocking; returns 1 when the barrier of `phase` is
+ *              complete and fills *result with the consensus of every node,
+ *              else 0. Called in a loop that polls between calls; it must
+ *              make progress itself or through a progress hook. */
+typedef struct {
+  const char *name;
+  const char *description;
+  void (*init)(void);
+  void (*notify)(unsigned phase, int id, int flags);
+  int (*try_finish)(unsigned phase, gasnete_consensus_t *result_p);
+} gasnete_barrier_impl_t;
+
+/* ------------------------------------------------------------ conduit ops */
+typedef struct {
+  const char *name; /* for messages, e.g. "smp" */
+  int (*put)(gasnet_node_t node, void *dest, const void *src, size_t nbytes);
+  int (*get)(void *dest, gasnet_node_t node, const void *src, size_t nbytes);
+  int (*memset)(gasnet_node_t node, void *dest, int val, size_t nbytes);
+  const gasnete_barrier_impl_t *const *barriers;
+  const char *default_barrier;
+} gasnete_conduit_ops_t;
+
+/* Keeps the pointer: ops must outlive the job. Call before gasnet_attach
+ * returns; a second registration replaces the first. */
+extern void gasnete_register_conduit_ops(const gasnete_conduit_ops_t *ops);
+
+/* The registered ops, or NULL. */
+extern const gasnete_conduit_ops_t *gasnete_conduit_ops(void);
+
+GASNETI_END_EXTERNC
+
+#endif

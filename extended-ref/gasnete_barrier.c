@@ -1,0 +1,167 @@
+/* gasnete_barrier.c: the barrier front end. It checks every call, keeps
+ * the notify/wait pairing and the barrier count (whose parity is the phase
+ * the implementations index their state by), and chooses the
+ * implementation: GASNET_BARRIER names one (any case); unset, the
+ * conduit's default, else AMDISSEM.
+ *
+ * Semantics (GASNet-1): a barrier completes on every node once every node
+ * has notified. wait/try then return GASNET_ERR_BARRIER_MISMATCH on every
+ * node if two named (non-anonymous) participants gave different ids, or
+ * anyone passed GASNET_BARRIERFLAG_MISMATCH; anonymous participants match
+ * anything. wait/try must repeat their notify's id and flags.
+ * Barrier calls are per node: in a PAR process one thread at a time makes
+ * them. */
+#include "gasnete_internal.h"
+
+#include <string.h>
+#include <strings.h>
+
+#define GASNETE_BARRIER_FLAGS_KNOWN \
+  (GASNET_BARRIERFLAG_ANONYMOUS | GASNET_BARRIERFLAG_MISMATCH | GASNET_BARRIERFLAG_IMAGES)
+
+static const gasnete_barrier_impl_t *gasnete_barrier_impl;
+
+static struct {
+  int notified; /* between notify and the wait or successful try */
+  int id;       /* of the pending notify */
+  int flags;
+  uint32_t count; /* barriers completed */
+  gasnete_consensus_t last; /* the consensus of the last completed barrier */
+  int last_id;              /* this node's id in it */
+} gasnete_barrier_state;
+
+/* ------------------------------------------------------------ choosing */
+#define GASNETE_BARRIER_IMPLS_MAX 16
+
+static int gasnete_barrier_list(const gasnete_barrier_impl_t **impls) {
+  int n = 0;
+  impls[n++] = &gasnete_barrier_amdissem;
+  impls[n++] = &gasnete_barrier_amcentral;
+  const gasnete_conduit_ops_t *ops = gasnete_conduit_ops();
+  if (ops && ops->barriers)
+    for (int i = 0; ops->barriers[i] && n < GASNETE_BARRIER_IMPLS_MAX; i++)
+      impls[n++] = ops->barriers[i];
+  return n;
+}
+
+static const gasnete_barrier_impl_t *gasnete_barrier_find(const gasnete_barrier_impl_t **impls,
+                                                          int n, const char *name) {
+  for (int i = 0; i < n; i++)
+    if (!strcasecmp(impls[i]->name, name)) return impls[i];
+  return NULL;
+}
+
+static void gasnete_barrier_attach(void) {
+  const gasnete_barrier_impl_t *impls[GASNETE_BARRIER_IMPLS_MAX];
+  int n = gasnete_barrier_list(impls);
+  const gasnete_conduit_ops_t *ops = gasnete_conduit_ops();
+  const char *dflt = (ops && ops->default_barrier) ? ops->default_barrier : "AMDISSEM";
+  const char *name = gasnet_getenv("GASNET_BARRIER");
+  if (!name || !*name) name = dflt;
+  const gasnete_barrier_impl_t *impl = gasnete_barrier_find(impls, n, name);
+  if (!impl) {
+    char valid[256] = "";
+    for (int i = 0; i < n; i++) {
+      strncat(valid, i ? ", " : "", sizeof(valid) - strlen(valid) - 1);
+      strncat(valid, impls[i]->name, sizeof(valid) - strlen(valid) - 1);
+    }
+    gasneti_fatalerror("GASNET_BARRIER=\"%s\" is not a barrier implementation; valid names "
+                       "(any case): %s",
+                       name, valid);
+  }
+  impl->init();
+  gasnete_barrier_impl = impl;
+}
+
+GASNETE_CONSTRUCTOR static void gasnete_barrier_register(void) {
+  gasneti_attach_hook_register(gasnete_barrier_attach);
+}
+
+/* ------------------------------------------------------------ checks */
+static void gasnete_barrier_check_context(const char *call) {
+  if (!gasnete_barrier_impl) gasneti_fatalerror("%s: called before gasnet_attach", call);
+  if (gasneti_in_handler()) gasneti_fatalerror("%s: called inside an AM handler", call);
+}
+
+static void gasnete_barrier_check_flags(const char *call, int id, int flags) {
+  if (flags & ~GASNETE_BARRIER_FLAGS_KNOWN)
+    gasneti_fatalerror("%s: flags 0x%x (id %d) has bits other than GASNET_BARRIERFLAG_ANONYMOUS, "
+                       "_MISMATCH and _IMAGES",
+                       call, (unsigned)flags, id);
+}
+
+/* wait and try close the pending notify and must repeat its arguments. */
+static void gasnete_barrier_check_wait(const char *call, int id, int flags) {
+  gasnete_barrier_check_context(call);
+  if (!gasnete_barrier_state.notified)
+    gasneti_fatalerror("%s: no gasnet_barrier_notify is pending (called with id %d flags 0x%x)",
+                       call, id, (unsigned)flags);
+  int notify_id = gasnete_barrier_state.id, notify_flags = gasnete_barrier_state.flags;
+  if (flags != notify_flags || (!(flags & GASNET_BARRIERFLAG_ANONYMOUS) && id != notify_id))
+    gasneti_fatalerror("%s: id %d flags 0x%x differ from those of the matching "
+                       "gasnet_barrier_notify (id %d flags 0x%x)",
+                       call, id, (unsigned)flags, notify_id, (unsigned)notify_flags);
+}
+
+int gasneti_barrier_pending(void) { return gasnete_barrier_state.notified; }
+
+static unsigned gasnete_barrier_phase(void) { return gasnete_barrier_state.count & 1u; }
+
+static int gasnete_barrier_finish(const gasnete_consensus_t *result) {
+  gasnete_barrier_state.notified = 0;
+  gasnete_barrier_state.count++;
+  gasnete_barrier_state.last = *result;
+  gasnete_barrier_state.last_id = gasnete_barrier_state.id;
+  return result->mismatch ? GASNET_ERR_BARRIER_MISMATCH : GASNET_OK;
+}
+
+/* ------------------------------------------------------------ the API */
+void gasnete_barrier_notify(int id, int flags) {
+  static const char call[] = "gasnet_barrier_notify";
+  gasnete_barrier_check_context(call);
+  gasnete_barrier_check_flags(call, id, flags);
+  if (gasnete_barrier_state.notified)
+    gasneti_fatalerror("%s: called twice without gasnet_barrier_wait or a successful "
+                       "gasnet_barrier_try in between (pending notify: id %d flags 0x%x; this "
+                       "call: id %d flags 0x%x)",
+                       call, gasnete_barrier_state.id, (unsigned)gasnete_barrier_state.flags, id,
+                       (unsigned)flags);
+  gasnete_barrier_state.notified = 1;
+  gasnete_barrier_state.id = id;
+  gasnete_barrier_state.flags = flags;
+  gasnete_barrier_impl->notify(gasnete_barrier_phase(), id, flags & ~GASNET_BARRIERFLAG_IMAGES);
+}
+
+int gasnete_barrier_wait(int id, int flags) {
+  gasnete_barrier_check_wait("gasnet_barrier_wait", id, flags);
+  const unsigned phase = gasnete_barrier_phase();
+  gasnete_consensus_t result;
+  unsigned spins = 0;
+  while (!gasnete_barrier_impl->try_finish(phase, &result)) gasneti_wait_step(&spins);
+  return gasnete_barrier_finish(&result);
+}
+
+int gasnete_barrier_try(int id, int flags) {
+  gasnete_barrier_check_wait("gasnet_barrier_try", id, flags);
+  gasnete_consensus_t result;
+  gasnet_AMPoll();
+  if (!gasnete_barrier_impl->try_finish(gasnete_barrier_phase(), &result))
+    return GASNET_ERR_NOT_READY;
+  return gasnete_barrier_finish(&result);
+}
+
+int gasnete_barrier_result(int *id) {
+  static const char call[] = "gasnet_barrier_result";
+  gasnete_barrier_check_context(call);
+  if (!id) gasneti_fatalerror("%s: id is NULL", call);
+  if (gasnete_barrier_state.notified)
+    gasneti_fatalerror("%s: called between gasnet_barrier_notify and its wait", call);
+  if (!gasnete_barrier_state.count) gasneti_fatalerror("%s: no barrier has completed yet", call);
+  const gasnete_consensus_t *last = &gasnete_barrier_state.last;
+  if (last->named) {
+    *id = last->value;
+    return 0;
+  }
+  *id = gasnete_barrier_state.last_id;
+  return GASNET_BARRIERFLAG_ANONYMOUS;
+}

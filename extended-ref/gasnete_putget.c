@@ -1,0 +1,281 @@
+/* gasnete_putget.c: the public put/get/memset entry points.
+ *
+ * Every call is checked first (always: it is a few compares): attach done,
+ * node in range, nbytes not negative, the local buffer not NULL, the remote
+ * range inside the peer's segment. Then, in this order:
+ *   - nothing to move, or the node is this one: done here (memcpy);
+ *   - the conduit's override (gasnet_extended_conduit.h) may do the copy
+ *     synchronously (smp: a memcpy between cross-mapped segments);
+ *   - else the AM protocols of gasnete_amputget.c, counting completions on
+ *     an explicit op (_nb), the thread's implicit op or open access region
+ *     (_nbi), or a counter on the stack (blocking forms).
+ * Operations complete at return give GASNET_INVALID_HANDLE. */
+#include "gasnete_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+gasnet_node_t gasnete_mynode;
+gasnet_node_t gasnete_nodes;
+gasnet_seginfo_t *gasnete_seginfo;
+
+static const gasnete_conduit_ops_t *gasnete_registered_ops;
+/* The override in force, fixed at attach. */
+static gasnete_conduit_ops_t gasnete_ops;
+
+void gasnete_register_conduit_ops(const gasnete_conduit_ops_t *ops) { gasnete_registered_ops = ops; }
+const gasnete_conduit_ops_t *gasnete_conduit_ops(void) { return gasnete_registered_ops; }
+
+static void gasnete_putget_attach(void) {
+  gasnete_mynode = gasnet_mynode();
+  gasnete_nodes = gasnet_nodes();
+  gasnet_seginfo_t *table = calloc(gasnete_nodes, sizeof(*table));
+  if (!table) gasneti_fatalerror("extended-ref: failed to allocate the segment table");
+  if (gasnet_getSegmentInfo(table, (int)gasnete_nodes) != GASNET_OK)
+    gasneti_fatalerror("extended-ref: failed to read the segment table");
+  if (gasnete_registered_ops) gasnete_ops = *gasnete_registered_ops;
+  __atomic_store_n(&gasnete_seginfo, table, __ATOMIC_RELEASE);
+}
+
+GASNETE_CONSTRUCTOR static void gasnete_putget_register(void) {
+  gasneti_attach_hook_register(gasnete_putget_attach);
+}
+
+/* ------------------------------------------------------------ checks */
+static void gasnete_check_node(const char *call, gasnet_node_t node) {
+  if (__builtin_expect(!gasnete_seginfo, 0))
+    gasneti_fatalerror("%s: called before gasnet_attach", call);
+  if (__builtin_expect(node >= gasnete_nodes, 0))
+    gasneti_fatalerror("%s: node %u is out of range (gasnet_nodes() is %u)", call,
+                       (unsigned)node, (unsigned)gasnete_nodes);
+}
+
+static void gasnete_check_xfer(const char *call, gasnet_node_t node, const void *remote,
+                               const void *local, const char *local_name, size_t nbytes) {
+  gasnete_check_node(call, node);
+  if (__builtin_expect((ssize_t)nbytes < 0, 0))
+    gasneti_fatalerror("%s: nbytes %zu is negative (%zd) as a signed size", call, nbytes,
+                       (ssize_t)nbytes);
+  if (!nbytes) return;
+  if (__builtin_expect(!local, 0))
+    gasneti_fatalerror("%s: %s is NULL with nbytes %zu", call, local_name, nbytes);
+  const gasnet_seginfo_t *seg = &gasnete_seginfo[node];
+  uintptr_t lo = (uintptr_t)seg->addr, hi = lo + seg->size, a = (uintptr_t)remote;
+  if (__builtin_expect(a < lo || a > hi || nbytes > hi - a, 0))
+    gasneti_fatalerror("%s: remote range %p + %zu bytes lies outside node %u's segment [%p, %p)",
+                       call, remote, nbytes, (unsigned)node, (void *)lo, (void *)hi);
+}
+
+static void gasnete_check_valsize(const char *call, size_t nbytes) {
+  if (nbytes < 1 || nbytes > sizeof(gasnet_register_value_t))
+    gasneti_fatalerror("%s: nbytes %zu is not in 1..%zu", call, nbytes,
+                       sizeof(gasnet_register_value_t));
+}
+
+static void gasnete_counter_wait(gasnete_counter_t *c) {
+  unsigned spins = 0;
+  while (!gasnete_counter_done(c)) gasneti_wait_step(&spins);
+}
+
+/* ------------------------------------------------------------ transfers done at once */
+static int gasnete_put_now(gasnet_node_t node, void *dest, void *src, size_t nbytes) {
+  if (!nbytes) return 1;
+  if (node == gasnete_mynode) {
+    memcpy(dest, src, nbytes);
+    return 1;
+  }
+  return gasnete_ops.put && gasnete_ops.put(node, dest, src, nbytes);
+}
+
+static int gasnete_get_now(void *dest, gasnet_node_t node, void *src, size_t nbytes) {
+  if (!nbytes) return 1;
+  if (node == gasnete_mynode) {
+    memcpy(dest, src, nbytes);
+    return 1;
+  }
+  return gasnete_ops.get && gasnete_ops.get(dest, node, src, nbytes);
+}
+
+static int gasnete_memset_now(gasnet_node_t node, void *dest, int val, size_t nbytes) {
+  if (!nbytes) return 1;
+  if (node == gasnete_mynode) {
+    memset(dest, val, nbytes);
+    return 1;
+  }
+  return gasnete_ops.memset && gasnete_ops.memset(node, dest, val, nbytes);
+}
+
+/* ------------------------------------------------------------ put */
+static gasnet_handle_t gasnete_put_nb_call(const char *call, gasnet_node_t node, void *dest,
+                                           void *src, size_t nbytes, int bulk) {
+  gasnete_check_xfer(call, node, dest, src, "src", nbytes);
+  if (gasnete_put_now(node, dest, src, nbytes)) return GASNET_INVALID_HANDLE;
+  gasnete_op_t *op = gasnete_op_new(gasnete_mythread(), GASNETE_OP_EXPLICIT);
+  gasnete_am_put(node, dest, src, nbytes, &op->ctr[GASNETE_CTR_PUTS], bulk);
+  return op;
+}
+
+static void gasnete_put_nbi_call(const char *call, gasnet_node_t node, void *dest, void *src,
+                                 size_t nbytes, int bulk) {
+  gasnete_check_xfer(call, node, dest, src, "src", nbytes);
+  if (gasnete_put_now(node, dest, src, nbytes)) return;
+  gasnete_am_put(node, dest, src, nbytes, &gasnete_mythread()->current->ctr[GASNETE_CTR_PUTS],
+                 bulk);
+}
+
+static void gasnete_put_call(const char *call, gasnet_node_t node, void *dest, void *src,
+                             size_t nbytes, int bulk) {
+  gasnete_check_xfer(call, node, dest, src, "src", nbytes);
+  if (gasnete_put_now(node, dest, src, nbytes)) return;
+  gasnete_counter_t ctr;
+  gasnete_counter_init(&ctr);
+  gasnete_am_put(node, dest, src, nbytes, &ctr, bulk);
+  gasnete_counter_wait(&ctr);
+}
+
+gasnet_handle_t gasnete_put_nb(gasnet_node_t node, void *dest, void *src, size_t nbytes,
+                               int bulk) {
+  return gasnete_put_nb_call(bulk ? "gasnet_put_nb_bulk" : "gasnet_put_nb", node, dest, src,
+                             nbytes, bulk);
+}
+
+void gasnete_put_nbi(gasnet_node_t node, void *dest, void *src, size_t nbytes, int bulk) {
+  gasnete_put_nbi_call(bulk ? "gasnet_put_nbi_bulk" : "gasnet_put_nbi", node, dest, src, nbytes,
+                       bulk);
+}
+
+void gasnete_put(gasnet_node_t node, void *dest, void *src, size_t nbytes, int bulk) {
+  gasnete_put_call(bulk ? "gasnet_put_bulk" : "gasnet_put", node, dest, src, nbytes, bulk);
+}
+
+/* ------------------------------------------------------------ get */
+static gasnet_handle_t gasnete_get_nb_call(const char *call, void *dest, gasnet_node_t node,
+                                           void *src, size_t nbytes) {
+  gasnete_check_xfer(call, node, src, dest, "dest", nbytes);
+  if (gasnete_get_now(dest, node, src, nbytes)) return GASNET_INVALID_HANDLE;
+  gasnete_op_t *op = gasnete_op_new(gasnete_mythread(), GASNETE_OP_EXPLICIT);
+  gasnete_am_get(dest, node, src, nbytes, &op->ctr[GASNETE_CTR_PUTS]);
+  return op;
+}
+
+gasnet_handle_t gasnete_get_nb(void *dest, gasnet_node_t node, void *src, size_t nbytes,
+                               int bulk) {
+  return gasnete_get_nb_call(bulk ? "gasnet_get_nb_bulk" : "gasnet_get_nb", dest, node, src,
+                             nbytes);
+}
+
+void gasnete_get_nbi(void *dest, gasnet_node_t node, void *src, size_t nbytes, int bulk) {
+  gasnete_check_xfer(bulk ? "gasnet_get_nbi_bulk" : "gasnet_get_nbi", node, src, dest, "dest",
+                     nbytes);
+  if (gasnete_get_now(dest, node, src, nbytes)) return;
+  gasnete_am_get(dest, node, src, nbytes, &gasnete_mythread()->current->ctr[GASNETE_CTR_GETS]);
+}
+
+static void gasnete_get_call(const char *call, void *dest, gasnet_node_t node, void *src,
+                             size_t nbytes) {
+  gasnete_check_xfer(call, node, src, dest, "dest", nbytes);
+  if (gasnete_get_now(dest, node, src, nbytes)) return;
+  gasnete_counter_t ctr;
+  gasnete_counter_init(&ctr);
+  gasnete_am_get(dest, node, src, nbytes, &ctr);
+  gasnete_counter_wait(&ctr);
+}
+
+void gasnete_get(void *dest, gasnet_node_t node, void *src, size_t nbytes, int bulk) {
+  gasnete_get_call(bulk ? "gasnet_get_bulk" : "gasnet_get", dest, node, src, nbytes);
+}
+
+/* ------------------------------------------------------------ memset */
+static void gasnete_check_memset(const char *call, gasnet_node_t node, void *dest,
+                                 size_t nbytes) {
+  /* no local buffer: pass dest so only the remote range is judged */
+  gasnete_check_xfer(call, node, dest, dest ? dest : (void *)1, "dest", nbytes);
+}
+
+gasnet_handle_t gasnete_memset_nb(gasnet_node_t node, void *dest, int val, size_t nbytes) {
+  gasnete_check_memset("gasnet_memset_nb", node, dest, nbytes);
+  if (gasnete_memset_now(node, dest, val, nbytes)) return GASNET_INVALID_HANDLE;
+  gasnete_op_t *op = gasnete_op_new(gasnete_mythread(), GASNETE_OP_EXPLICIT);
+  gasnete_am_memset(node, dest, val, nbytes, &op->ctr[GASNETE_CTR_PUTS]);
+  return op;
+}
+
+void gasnete_memset_nbi(gasnet_node_t node, void *dest, int val, size_t nbytes) {
+  gasnete_check_memset("gasnet_memset_nbi", node, dest, nbytes);
+  if (gasnete_memset_now(node, dest, val, nbytes)) return;
+  gasnete_am_memset(node, dest, val, nbytes,
+                    &gasnete_mythread()->current->ctr[GASNETE_CTR_PUTS]);
+}
+
+void gasnete_memset(gasnet_node_t node, void *dest, int val, size_t nbytes) {
+  gasnete_check_memset("gasnet_memset", node, dest, nbytes);
+  if (gasnete_memset_now(node, dest, val, nbytes)) return;
+  gasnete_counter_t ctr;
+  gasnete_counter_init(&ctr);
+  gasnete_am_memset(node, dest, val, nbytes, &ctr);
+  gasnete_counter_wait(&ctr);
+}
+
+/* ------------------------------------------------------------ values
+ * A value of nbytes is the low-order nbytes of the register value, laid
+ * out as an integer of that size would be (GASNet-1's rule). */
+static size_t gasnete_val_offset(size_t nbytes) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  return sizeof(gasnet_register_value_t) - nbytes;
+#else
+  (void)nbytes;
+  return 0;
+#endif
+}
+
+void gasnete_put_val(gasnet_node_t node, void *dest, gasnet_register_value_t value,
+                     size_t nbytes) {
+  gasnete_check_valsize("gasnet_put_val", nbytes);
+  gasnete_put_call("gasnet_put_val", node, dest, (uint8_t *)&value + gasnete_val_offset(nbytes),
+                   nbytes, 0);
+}
+
+/* The AM path copies the payload before the request call returns, and
+ * overrides copy synchronously, so the value may live on the stack. */
+gasnet_handle_t gasnete_put_nb_val(gasnet_node_t node, void *dest, gasnet_register_value_t value,
+                                   size_t nbytes) {
+  gasnete_check_valsize("gasnet_put_nb_val", nbytes);
+  return gasnete_put_nb_call("gasnet_put_nb_val", node, dest,
+                             (uint8_t *)&value + gasnete_val_offset(nbytes), nbytes, 0);
+}
+
+void gasnete_put_nbi_val(gasnet_node_t node, void *dest, gasnet_register_value_t value,
+                         size_t nbytes) {
+  gasnete_check_valsize("gasnet_put_nbi_val", nbytes);
+  gasnete_put_nbi_call("gasnet_put_nbi_val", node, dest,
+                       (uint8_t *)&value + gasnete_val_offset(nbytes), nbytes, 0);
+}
+
+gasnet_register_value_t gasnete_get_val(gasnet_node_t node, void *src, size_t nbytes) {
+  gasnete_check_valsize("gasnet_get_val", nbytes);
+  gasnet_register_value_t value = 0;
+  gasnete_get_call("gasnet_get_val", (uint8_t *)&value + gasnete_val_offset(nbytes), node, src,
+                   nbytes);
+  return value;
+}
+
+gasnet_valget_handle_t gasnete_get_nb_val(gasnet_node_t node, void *src, size_t nbytes) {
+  gasnete_check_valsize("gasnet_get_nb_val", nbytes);
+  gasnete_valget_t *v = gasnete_valget_new(gasnete_mythread());
+  v->nbytes = nbytes;
+  v->handle = gasnete_get_nb_call("gasnet_get_nb_val", v->buf.bytes + gasnete_val_offset(nbytes),
+                                  node, src, nbytes);
+  return v;
+}
+
+gasnet_register_value_t gasnete_wait_syncnb_valget(gasnet_valget_handle_t handle) {
+  if (!handle || !handle->live)
+    gasneti_fatalerror("gasnet_wait_syncnb_valget: handle %p is not a live value-get handle "
+                       "(already synced?)",
+                       (void *)handle);
+  gasnete_wait_syncnb(handle->handle);
+  gasnet_register_value_t value = handle->buf.reg;
+  gasnete_valget_free(handle);
+  return value;
+}
