@@ -1,0 +1,29 @@
+/* gasnet_core.h for the template conduit: copy this directory to
+ * conduits/<name>/, rename "template" everywhere, and fill in each PORTER
+ * spot. Installed as include/<name>-conduit/gasnet_core.h. */
+#ifndef GASNET_CORE_H
+#define GASNET_CORE_H
+
+#define GASNET_CONDUIT_TEMPLATE 1
+#define GASNET_CONDUIT_NAME template
+#define GASNET_CONDUIT_NAME_STR "template"
+#define GASNET_CORE_NAME TEMPLATE
+#define GASNET_CORE_NAME_STR "TEMPLATE"
+#define GASNET_CORE_VERSION 0.1
+#define GASNET_CORE_VERSION_STR "0.1"
+
+/* PORTER: 1 if every process can load and store into every other node's
+ * segment (then extended-ref can be given direct copies), else 0. */
+#define GASNET_PSHM 0
+/* PORTER: 1 only if every node's segment starts at the same address. */
+#define GASNET_ALIGNED_SEGMENTS 0
+#define GASNET_MAXNODES 65535
+
+/* PORTER: the largest payloads your network carries in one message. A
+ * Medium must fit one receive buffer; a Long may be split by the conduit
+ * but is delivered whole into the destination segment. */
+#define GASNETC_MAX_MEDIUM 4096
+#define GASNETC_MAX_LONG_REQUEST ((size_t)65536)
+#define GASNETC_MAX_LONG_REPLY ((size_t)65536)
+
+#endif
