@@ -113,13 +113,72 @@ static void gasnete_coll_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t
   }
 }
 
-void gasnete_coll_dispatch(uint32_t team_id, uint32_t seq, const gasnete_coll_msg_t *msg) {
-  gasnete_coll_lock();
+static void gasnete_coll_dispatch_locked(uint32_t team_id, uint32_t seq,
+                                         const gasnete_coll_msg_t *msg) {
   gasnete_coll_op_t *op = gasnete_coll_find(team_id, seq);
   if (op)
     gasnete_coll_deliver(op, msg);
   else
     gasnete_coll_early_store(team_id, seq, msg);
+}
+
+/* ------------------------------------------------------------ the inbox
+ * A handler must never wait for the engine lock: the thread holding it may
+ * itself be waiting for queue space at a peer whose handler is waiting for
+ * that peer's lock, and the two would hold each other's queue slots for
+ * ever. So a handler that finds the lock taken copies its message here,
+ * under a lock held only for the copy, and the lock holder takes it over. */
+#ifdef GASNETE_COLL_THREADS
+static pthread_mutex_t gasnete_coll_inbox_mutex = PTHREAD_MUTEX_INITIALIZER;
+static gasnete_coll_early_t *gasnete_coll_inbox;
+static gasnete_coll_early_t **gasnete_coll_inbox_tail = &gasnete_coll_inbox;
+static int gasnete_coll_inbox_nonempty; /* atomic: a cheap look before locking */
+
+static void gasnete_coll_inbox_push(uint32_t team_id, uint32_t seq, const gasnete_coll_msg_t *msg) {
+  gasnete_coll_early_t *e = gasnete_coll_malloc(sizeof(*e) + msg->nbytes);
+  e->team_id = team_id;
+  e->seq = seq;
+  e->msg = *msg;
+  if (msg->nbytes) memcpy(e + 1, msg->data, msg->nbytes);
+  e->msg.data = e + 1;
+  e->next = NULL;
+  pthread_mutex_lock(&gasnete_coll_inbox_mutex);
+  *gasnete_coll_inbox_tail = e;
+  gasnete_coll_inbox_tail = &e->next;
+  __atomic_store_n(&gasnete_coll_inbox_nonempty, 1, __ATOMIC_RELEASE);
+  pthread_mutex_unlock(&gasnete_coll_inbox_mutex);
+}
+
+/* With the engine lock held: deliver what handlers left in the inbox. */
+static void gasnete_coll_inbox_drain(void) {
+  while (__atomic_load_n(&gasnete_coll_inbox_nonempty, __ATOMIC_ACQUIRE)) {
+    pthread_mutex_lock(&gasnete_coll_inbox_mutex);
+    gasnete_coll_early_t *list = gasnete_coll_inbox;
+    gasnete_coll_inbox = NULL;
+    gasnete_coll_inbox_tail = &gasnete_coll_inbox;
+    __atomic_store_n(&gasnete_coll_inbox_nonempty, 0, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&gasnete_coll_inbox_mutex);
+    while (list) {
+      gasnete_coll_early_t *e = list;
+      list = e->next;
+      gasnete_coll_dispatch_locked(e->team_id, e->seq, &e->msg);
+      free(e);
+    }
+  }
+}
+#else
+static void gasnete_coll_inbox_push(uint32_t team_id, uint32_t seq, const gasnete_coll_msg_t *msg) {
+  gasnete_coll_dispatch_locked(team_id, seq, msg); /* SEQ: the lock is never taken */
+}
+static void gasnete_coll_inbox_drain(void) {}
+#endif
+
+void gasnete_coll_dispatch(uint32_t team_id, uint32_t seq, const gasnete_coll_msg_t *msg) {
+  if (!gasnete_coll_trylock()) {
+    gasnete_coll_inbox_push(team_id, seq, msg);
+    return;
+  }
+  gasnete_coll_dispatch_locked(team_id, seq, msg);
   gasnete_coll_unlock();
 }
 
@@ -159,6 +218,7 @@ static void gasnete_coll_retire(gasnete_coll_op_t *op) {
 static int gasnete_coll_poll(void *arg) {
   (void)arg;
   if (!gasnete_coll_trylock()) return 0; /* another thread is advancing */
+  gasnete_coll_inbox_drain();
   int retired = 0;
   gasnete_coll_op_t **p = &gasnete_coll_live_head;
   while (*p) {
@@ -210,6 +270,7 @@ gasnete_coll_op_t *gasnete_coll_op_start(gasnete_coll_team_t *team, const gasnet
   op->alg->setup(op);
   gasnete_coll_file(op);
   gasnete_coll_early_replay(op);
+  gasnete_coll_inbox_drain();
   gasneti_progress_enable(gasnete_coll_hook);
   gasnete_coll_unlock();
   return op;
