@@ -1,5 +1,6 @@
 /* smp_exit.c: ending the job. The first node to call gasnet_exit (or the
- * supervisor, when a node dies) fixes the job's exit code in shared memory;
+ * supervisor, when a node dies) fixes the job's exit code in shared memory
+ * (a later non-zero code replaces a zero one);
  * every other node ends at its next poll with that code, and the supervisor
  * removes those that do not poll within GASNET_EXITTIMEOUT seconds. */
 #include "smp_internal.h"
@@ -20,7 +21,13 @@ int gasnetc_smp_claim_exit(int code) {
   }
   while (__atomic_load_n(&ctl->exit_flag, __ATOMIC_ACQUIRE) != 1) {
   }
-  return __atomic_load_n(&ctl->exit_code, __ATOMIC_RELAXED);
+  /* A failure outranks success: a fatal error racing another node's
+   * gasnet_exit(0) must not let the job report 0. */
+  int32_t zero = 0;
+  if (code != 0)
+    __atomic_compare_exchange_n(&ctl->exit_code, &zero, (int32_t)code, 0, __ATOMIC_ACQ_REL,
+                                __ATOMIC_ACQUIRE);
+  return __atomic_load_n(&ctl->exit_code, __ATOMIC_ACQUIRE);
 }
 
 static void gasnetc_smp_exit_now(int code) GASNETI_NORETURN;
