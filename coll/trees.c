@@ -153,10 +153,15 @@ uint32_t gasnete_coll_tree_children(gasnete_coll_tree_kind_t kind, uint32_t size
     }
     case GASNETE_COLL_TREE_BINARY: return binary_children(size, vrank, children, max_children);
     case GASNETE_COLL_TREE_BINOMIAL:
-    case GASNETE_COLL_TREE_KNOMIAL:
-      n = knomial_children(radix_of(kind), size, vrank, children, max_children);
-      sort_by_subtree(children, n < max_children ? n : max_children);
+    case GASNETE_COLL_TREE_KNOMIAL: {
+      /* Sort the whole list, so a caller asking for fewer gets its prefix.
+       * A node has at most (radix-1) * ceil(log_radix(2^32)) <= 378 children. */
+      gasnete_coll_tree_child_t all[512];
+      n = knomial_children(radix_of(kind), size, vrank, all, 512);
+      sort_by_subtree(all, n);
+      for (uint32_t i = 0; i < n && i < max_children; i++) children[i] = all[i];
       return n;
+    }
   }
   return 0;
 }
