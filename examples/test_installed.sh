@@ -63,9 +63,13 @@ prepare_work() {
 }
 
 # The compile and link lines must name only the installed tree.
+# The installed prefix itself may lie under the build tree (the configured
+# prefix often does), so it is taken out of the lines before they are read.
 check_no_tree_paths() { # $1 = log file
-  if grep -F -e "$SRCDIR/" -e "$BUILDDIR/" "$1" >/dev/null; then
-    fail "the build of hello_am used the source or build tree: $(grep -F -e "$SRCDIR/" -e "$BUILDDIR/" "$1" | head -n 1)"
+  outside=$TMP/outside-stage.log
+  awk -v stage="$PREFIX" '{ while ((i = index($0, stage)) > 0) $0 = substr($0, 1, i - 1) "<prefix>" substr($0, i + length(stage)); print }' "$1" >"$outside"
+  if grep -F -e "$SRCDIR/" -e "$BUILDDIR/" "$outside" >/dev/null; then
+    fail "the build of hello_am used the source or build tree: $(grep -F -e "$SRCDIR/" -e "$BUILDDIR/" "$outside" | head -n 1)"
   fi
 }
 
