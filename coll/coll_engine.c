@@ -215,9 +215,17 @@ static void gasnete_coll_retire(gasnete_coll_op_t *op) {
   gasneti_progress_disable(gasnete_coll_hook);
 }
 
+/* Set while this thread advances ops. An algorithm's put, sync or send may
+ * poll, and the poll may reach this function again (through the progress
+ * hook, or gasnete_coll_kick): that inner pass must not advance or retire
+ * the ops the outer one is in the middle of. */
+static __thread int gasnete_coll_advancing;
+
 static int gasnete_coll_poll(void *arg) {
   (void)arg;
+  if (gasnete_coll_advancing) return 0;
   if (!gasnete_coll_trylock()) return 0; /* another thread is advancing */
+  gasnete_coll_advancing = 1;
   gasnete_coll_inbox_drain();
   int retired = 0;
   gasnete_coll_op_t **p = &gasnete_coll_live_head;
@@ -232,6 +240,7 @@ static int gasnete_coll_poll(void *arg) {
       p = &op->next_live;
     }
   }
+  gasnete_coll_advancing = 0;
   gasnete_coll_unlock();
   return retired;
 }

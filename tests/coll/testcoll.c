@@ -357,8 +357,8 @@ static void run_one(const coll_t *c) {
     fflush(stdout);
   }
   prepare(c, &L);
-  if (c->flags & GASNET_COLL_IN_NOSYNC) test_barrier(); /* every node's buffers are ready */
-  if (c->remote_writer) test_barrier(); /* nobody writes a peer's buffers before they filled them */
+  if (c->flags & GASNET_COLL_IN_NOSYNC) coll_barrier(); /* every node's buffers are ready */
+  if (c->remote_writer) coll_barrier(); /* nobody writes a peer's buffers before they filled them */
   random_delay();
   if (c->remote_writer) write_neighbour(c);
   gasnet_coll_handle_t h = initiate(c, &L, c->blocking);
@@ -366,12 +366,12 @@ static void run_one(const coll_t *c) {
     if (test_rand(&rng_state) % 4 == 0) delay_us(10); /* let it progress in the background */
     sync_handle(h, c->sync_call);
   }
-  if (c->flags & GASNET_COLL_OUT_NOSYNC) test_barrier(); /* every node has synced */
+  if (c->flags & GASNET_COLL_OUT_NOSYNC) coll_barrier(); /* every node has synced */
   check_arena(c, &L, L.dst_arena, model_dst, L.dst_arena_len, "dst");
   if (L.src_arena) check_arena(c, &L, L.src_arena, model_src, L.src_arena_len, "src");
   if ((c->flags & GASNET_COLL_OUT_ALLSYNC) && c->dst_pl == PL_SEG && !c->overlap && N > 1) {
     remote_check(c);
-    test_barrier(); /* the peer may not refill its buffers before the get */
+    coll_barrier(); /* the peer may not refill its buffers before the get */
   }
   collectives_run++;
 }
@@ -497,7 +497,7 @@ static size_t parse_size(const char *s) {
 
 static void usage(void) {
   fprintf(stderr, "usage: testcoll [-c CONFIG] [-a OP=ALG]... [-R RADIX] [-o OPS] [-s SIZES] "
-                  "[-l all|full|medium|small] [-v]\n  configs:");
+                  "[-l all|full|medium|small] [-e VAR=VALUE]... [-v]\n  configs:");
   for (size_t i = 0; i < NCONFIGS; i++) fprintf(stderr, " %s", configs[i].name);
   fprintf(stderr, "\n");
   exit(2);
@@ -533,6 +533,13 @@ int main(int argc, char **argv) {
       const char *eq = strchr(v, '=');
       if (!eq) usage();
       forced[op_index(v, (size_t)(eq - v))] = eq + 1;
+    } else if (!strcmp(a, "-e")) {
+      /* Before gasnet_init, so every node sees it (e.g. GASNET_SMP_PUTGET=am). */
+      const char *eq = strchr(v, '=');
+      if (!eq || eq == v) usage();
+      char name[128];
+      snprintf(name, sizeof name, "%.*s", (int)(eq - v), v);
+      setenv(name, eq + 1, 1);
     } else if (!strcmp(a, "-R")) radix = v;
     else if (!strcmp(a, "-o")) ops = v;
     else if (!strcmp(a, "-s")) size_list = v;
