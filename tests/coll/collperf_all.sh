@@ -1,5 +1,6 @@
 #!/bin/sh
 # collperf_all.sh [-n NODES] [-b BUILDDIR] [-c] [COLLPERF-ARGS...]
+# collperf_all.sh -f CSVFILE      (format the CSV of an earlier -c run)
 #
 # Runs tests/perf/collperf once with the selector's choice ("auto") and
 # once per algorithm name (collperf -a ALG forces it for every op that has
@@ -15,14 +16,59 @@ set -u
 nodes=4
 builddir=.
 csv=0
+from=
 while [ $# -gt 0 ]; do
   case $1 in
     -n) nodes=$2; shift 2 ;;
     -b) builddir=$2; shift 2 ;;
     -c) csv=1; shift ;;
+    -f) from=$2; shift 2 ;;
     *) break ;;
   esac
 done
+
+# format CSV: op,alg,nodes,bytes,sync,usec_median,usec_min -> one table per (op, sync).
+format() {
+  awk -F, '
+  NR == 1 { next }
+  {
+    key = $1 SUBSEP $5
+    if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
+    if (!(($1, $2) in hasalg)) { hasalg[$1, $2] = 1; algs[$1] = algs[$1] " " $2 }
+    if (!(($1, $4) in hassize)) { hassize[$1, $4] = 1; sizes[$1] = sizes[$1] " " $4 }
+    v[$1, $5, $2, $4] = $6
+    nodes = $3
+  }
+  END {
+    syncname["all"] = "IN_ALLSYNC|OUT_ALLSYNC"
+    syncname["no"] = "IN_NOSYNC|OUT_NOSYNC"
+    syncname["my"] = "IN_MYSYNC|OUT_MYSYNC"
+    for (k = 1; k <= nk; k++) {
+      split(keys[k], ks, SUBSEP)
+      op = ks[1]; sync = ks[2]
+      na = split(substr(algs[op], 2), al, " ")
+      ns = split(substr(sizes[op], 2), sz, " ")
+      printf "\n%s, %s, %d nodes: median latency (us)\n", op, syncname[sync], nodes
+      printf "%10s", "bytes"
+      for (a = 1; a <= na; a++) printf " %12s", al[a]
+      printf "\n"
+      for (s = 1; s <= ns; s++) {
+        printf "%10s", sz[s]
+        for (a = 1; a <= na; a++) {
+          x = v[op, sync, al[a], sz[s]]
+          if (x == "") printf " %12s", "-"; else printf " %12.2f", x
+        }
+        printf "\n"
+      }
+    }
+  }' "$1"
+}
+
+if [ -n "$from" ]; then
+  format "$from"
+  exit $?
+fi
+
 perf=$builddir/tests/perf/collperf
 launcher=${GASNET_TEST_LAUNCHER:-$builddir/conduits/smp/gasnetrun_smp}
 [ -x "$perf" ] || { echo "collperf_all: no $perf (build it with make)" >&2; exit 2; }
@@ -49,36 +95,4 @@ if [ $csv = 1 ]; then
   exit 0
 fi
 
-# op,alg,nodes,bytes,sync,usec_median,usec_min -> one table per (op, sync).
-awk -F, -v nodes="$nodes" '
-  NR == 1 { next }
-  {
-    key = $1 SUBSEP $5
-    if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
-    if (!(($1, $2) in hasalg)) { hasalg[$1, $2] = 1; algs[$1] = algs[$1] " " $2 }
-    if (!(($1, $4) in hassize)) { hassize[$1, $4] = 1; sizes[$1] = sizes[$1] " " $4 }
-    v[$1, $5, $2, $4] = $6
-  }
-  END {
-    syncname["all"] = "IN_ALLSYNC|OUT_ALLSYNC"
-    syncname["no"] = "IN_NOSYNC|OUT_NOSYNC"
-    syncname["my"] = "IN_MYSYNC|OUT_MYSYNC"
-    for (k = 1; k <= nk; k++) {
-      split(keys[k], ks, SUBSEP)
-      op = ks[1]; sync = ks[2]
-      na = split(substr(algs[op], 2), al, " ")
-      ns = split(substr(sizes[op], 2), sz, " ")
-      printf "\n%s, %s, %d nodes: median latency (us)\n", op, syncname[sync], nodes
-      printf "%10s", "bytes"
-      for (a = 1; a <= na; a++) printf " %12s", al[a]
-      printf "\n"
-      for (s = 1; s <= ns; s++) {
-        printf "%10s", sz[s]
-        for (a = 1; a <= na; a++) {
-          x = v[op, sync, al[a], sz[s]]
-          if (x == "") printf " %12s", "-"; else printf " %12.2f", x
-        }
-        printf "\n"
-      }
-    }
-  }' "$tmp"
+format "$tmp"

@@ -194,13 +194,13 @@ static void completed(slot_t *s, const char *when) {
 static void begin_round(int n, int force_in_nosync) {
   pool_used = seg_used = 0;
   for (int i = 0; i < n; i++) setup_slot(&slots[i], force_in_nosync);
-  test_barrier(); /* every buffer everywhere is ready: IN_NOSYNC is legal */
+  coll_barrier(); /* every buffer everywhere is ready: IN_NOSYNC is legal */
 }
 
 static void end_round(int n) {
-  test_barrier(); /* every node has synced everything: OUT_NOSYNC memory is final */
+  coll_barrier(); /* every node has synced everything: OUT_NOSYNC memory is final */
   for (int i = 0; i < n; i++) check_slot(&slots[i], "end of round");
-  test_barrier(); /* nobody refills buffers a peer may still check */
+  coll_barrier(); /* nobody refills buffers a peer may still check */
 }
 
 static void issue(slot_t *s) {
@@ -398,7 +398,7 @@ static void test_early(void) {
     int n = early_count;
     begin_round(n, 1); /* every collective IN_NOSYNC */
     __atomic_store_n(&go_received, 0, __ATOMIC_RELEASE);
-    test_barrier();
+    coll_barrier();
     if (ME == ahead) {
       for (int i = 0; i < n; i++) issue(&slots[i]);
       for (gasnet_node_t p = 0; p < N; p++)
@@ -435,7 +435,7 @@ static void test_preinit(void) {
   const size_t nb = sizeof dst;
   coll_fill(dst, nb, coll_garbage_seed(it, ME, 0));
   coll_fill_src(OP_BCAST, it, nb, N, ME, src);
-  test_barrier(); /* buffers ready everywhere */
+  coll_barrier(); /* buffers ready everywhere */
   if (ME != 0) {
     double end = test_now() + 0.03;
     while (test_now() < end) gasnet_AMPoll();
@@ -450,7 +450,7 @@ static void test_preinit(void) {
   TEST_CHECK(bad < 0, "broadcast started before this node's gasnet_coll_init: dst byte %ld is "
              "0x%02x, expected 0x%02x", bad, bad >= 0 ? dst[bad] : 0,
              bad >= 0 ? coll_byte(seed, (size_t)bad) : 0);
-  test_barrier();
+  coll_barrier();
   test_print0("  preinit: a broadcast from node 0 before the others' gasnet_coll_init: ok\n");
 }
 
