@@ -18,6 +18,9 @@ need_pkgs() {
   command -v cc >/dev/null 2>&1 || missing="$missing gcc"
   command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
   command -v pgrep >/dev/null 2>&1 || missing="$missing procps"
+  # Open MPI, for the mpi conduit (configure builds it when mpicc is found).
+  command -v mpicc >/dev/null 2>&1 || missing="$missing libopenmpi-dev"
+  command -v mpirun >/dev/null 2>&1 || missing="$missing openmpi-bin"
   echo "$missing"
 }
 
@@ -31,7 +34,7 @@ if [ -n "$missing" ]; then
     apt-get install -y -qq --no-install-recommends $missing >/dev/null
   else
     echo "setup: missing$missing; install them (as root: apt-get install$missing)" >&2
-    case "$missing" in *autoconf*|*automake*|*libtool*|*make*|*gcc*) exit 1 ;; esac
+    case "$missing" in *autoconf*|*automake*|*libtool*|*make\ *|*make|*gcc*) exit 1 ;; esac
   fi
 fi
 

@@ -1,0 +1,42 @@
+/* gasnet_core.h for the mpi conduit: active messages over MPI point-to-point.
+ * Installed as include/mpi-conduit/gasnet_core.h; included by gasnet.h.
+ * The design is in docs/mpi-conduit.md. */
+#ifndef GASNET_CORE_H
+#define GASNET_CORE_H
+
+#define GASNET_CONDUIT_MPI 1
+#define GASNET_CONDUIT_NAME mpi
+#define GASNET_CONDUIT_NAME_STR "mpi"
+#define GASNET_CORE_NAME MPI
+#define GASNET_CORE_NAME_STR "MPI"
+#define GASNET_CORE_VERSION 1.0
+#define GASNET_CORE_VERSION_STR "1.0"
+
+/* Every node has a private segment in its own address space: a peer's
+ * segment is reached only through messages (no PSHM), and segments start
+ * wherever each process's mmap put them (not aligned). */
+#define GASNET_PSHM 0
+#define GASNET_ALIGNED_SEGMENTS 0
+#define GASNET_MAXNODES 65536
+
+/* AM size limits.
+ *
+ * Medium, 64 KiB: a Medium that fits in a receive buffer (a "packet",
+ * GASNET_MPI_PACKET_SIZE, 4 KiB by default) travels in one message; a
+ * larger one sends its header in a packet and the payload as a second
+ * message received into a buffer of exactly its size. So the limit costs no
+ * pre-posted memory; 64 KiB matches the smp conduit, so a client tuned for
+ * one runs unchanged on the other, and is already well into the range where
+ * a Medium moves at the network's bandwidth.
+ *
+ * Long, 4 MiB: a Long payload larger than a packet is received by MPI
+ * straight into the destination segment (no copy, no bounce buffer), so the
+ * limit costs no memory either; a large limit lets extended-ref move a big
+ * put or get in few messages. The sender waits until MPI has the payload
+ * (the source buffer is reusable when the call returns), which for these
+ * sizes is one rendezvous with the receiver. */
+#define GASNETC_MAX_MEDIUM 65536
+#define GASNETC_MAX_LONG_REQUEST ((size_t)4 << 20)
+#define GASNETC_MAX_LONG_REPLY ((size_t)4 << 20)
+
+#endif

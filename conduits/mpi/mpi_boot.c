@@ -1,0 +1,373 @@
+/* mpi_boot.c: start-up of the mpi conduit. gasnetc_init initialises MPI
+ * (unless the client already did), duplicates MPI_COMM_WORLD, learns the
+ * hosts, agrees on the protocol's sizes and posts the receive buffers;
+ * gasnetc_attach_segment maps this node's segment and exchanges every
+ * node's address and size with MPI_Allgather. */
+#define _GNU_SOURCE
+#include "mpi_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+gasnetc_mpi_t gasnetc_mpi;
+#ifdef GASNETI_THREADS
+pthread_mutex_t gasnetc_mpi_lock = PTHREAD_MUTEX_INITIALIZER;
+int gasnetc_lock_waiters;
+#endif
+
+static uintptr_t gasnetc_max_local, gasnetc_max_global;
+
+/* Default sizes of the protocol (see docs/mpi-conduit.md for the numbers
+ * behind them). */
+#define GASNETC_DEFAULT_PACKET 4096
+#define GASNETC_DEFAULT_DEPTH 16
+#define GASNETC_DEFAULT_BOUNCE_MAX 8192
+/* Pre-posted receive memory a node aims to stay under when it picks the
+ * default depth for a large job. */
+#define GASNETC_RECV_BUDGET ((uint64_t)64 << 20)
+
+void gasnetc_mpi_fail(int rc, const char *what) {
+  char reason[MPI_MAX_ERROR_STRING + 1];
+  int len = 0;
+  if (MPI_Error_string(rc, reason, &len) != MPI_SUCCESS) len = 0;
+  reason[len] = '\0';
+  gasnetc_mpi_broken = 1;
+  gasneti_fatalerror("failed to %s: %s (MPI error %d)", what, len ? reason : "unknown", rc);
+}
+
+/* ------------------------------------------------------------ thread level */
+#ifdef GASNETI_THREADS
+static const char *gasnetc_level_name(int level) {
+  switch (level) {
+    case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
+    case MPI_THREAD_FUNNELED: return "MPI_THREAD_FUNNELED";
+    case MPI_THREAD_SERIALIZED: return "MPI_THREAD_SERIALIZED";
+    case MPI_THREAD_MULTIPLE: return "MPI_THREAD_MULTIPLE";
+    default: return "an unknown thread level";
+  }
+}
+#endif
+
+/* SEQ: one client thread makes every call, the one that called gasnet_init
+ * (FUNNELED). PAR: any thread may call; the conduit lock serialises our own
+ * MPI calls, and MULTIPLE also lets client threads call MPI meanwhile.
+ * GASNET_MPI_THREAD overrides the request. */
+#ifdef GASNETI_THREADS
+static const char gasnetc_default_level_name[] = "MULTIPLE";
+#else
+static const char gasnetc_default_level_name[] = "FUNNELED";
+#endif
+
+static int gasnetc_wanted_level(void) {
+#ifdef GASNETI_THREADS
+  int level = MPI_THREAD_MULTIPLE;
+#else
+  int level = MPI_THREAD_FUNNELED;
+#endif
+  /* Read before MPI, and so this node's number, is known; gasnetc_init
+   * reports it (GASNET_VERBOSEENV) once it is. */
+  const char *text = getenv("GASNET_MPI_THREAD");
+  if (!text) return level;
+  static const struct { const char *name; int level; } names[] = {
+      {"SINGLE", MPI_THREAD_SINGLE}, {"FUNNELED", MPI_THREAD_FUNNELED},
+      {"SERIALIZED", MPI_THREAD_SERIALIZED}, {"MULTIPLE", MPI_THREAD_MULTIPLE}};
+  for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+    if (!strcasecmp(text, names[i].name)) return names[i].level;
+  gasneti_fatalerror("gasnet_init: GASNET_MPI_THREAD=\"%s\" is not one of SINGLE, FUNNELED, "
+                     "SERIALIZED, MULTIPLE", text);
+}
+
+static void gasnetc_start_mpi(int *argc, char ***argv) {
+  int inited = 0, finalized = 0;
+  MPI_Initialized(&inited);
+  MPI_Finalized(&finalized);
+  if (finalized) gasneti_fatalerror("gasnet_init: MPI has already been finalized");
+  int want = gasnetc_wanted_level();
+  if (inited) {
+    gasnetc_mpi.client_init = 1;
+    gasnetc_mpi_check(MPI_Query_thread(&gasnetc_mpi.thread_level), "query MPI's thread level");
+  } else {
+    gasnetc_mpi_check(MPI_Init_thread(argc, argv, want, &gasnetc_mpi.thread_level),
+                      "initialise MPI (MPI_Init_thread)");
+  }
+#ifdef GASNETI_THREADS
+  /* Our calls come from any client thread, one at a time (the lock). */
+  if (gasnetc_mpi.thread_level < MPI_THREAD_SERIALIZED)
+    gasneti_fatalerror("gasnet_init: the PAR library needs MPI_THREAD_SERIALIZED or better, "
+                       "but MPI provides %s%s", gasnetc_level_name(gasnetc_mpi.thread_level),
+                       inited ? " (the client initialised MPI)" : "");
+#endif
+  (void)want;
+}
+
+/* ------------------------------------------------------------ hosts */
+/* The processes sharing this host (for the wait policy and the default
+ * segment size) and, for gasnet_getNodeInfo, each node's host named by its
+ * lowest node number. */
+static void gasnetc_learn_hosts(void) {
+  MPI_Comm local;
+  gasnetc_mpi_check(MPI_Comm_split_type(gasnetc_mpi.comm, MPI_COMM_TYPE_SHARED, 0,
+                                        MPI_INFO_NULL, &local),
+                    "split the communicator by host (MPI_Comm_split_type)");
+  int local_size = 1;
+  MPI_Comm_size(local, &local_size);
+  gasnetc_mpi.local_procs = (unsigned)local_size;
+  int leader = (int)gasneti_mynode;
+  gasnetc_mpi_check(MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, local),
+                    "find the host's first node (MPI_Allreduce)");
+  MPI_Comm_free(&local);
+  int *hosts = malloc(gasneti_nodes * sizeof(int));
+  gasnetc_mpi.host = malloc(gasneti_nodes * sizeof(gasnet_node_t));
+  if (!hosts || !gasnetc_mpi.host) gasneti_fatalerror("gasnet_init: out of memory");
+  gasnetc_mpi_check(MPI_Allgather(&leader, 1, MPI_INT, hosts, 1, MPI_INT, gasnetc_mpi.comm),
+                    "exchange host numbers (MPI_Allgather)");
+  for (gasnet_node_t i = 0; i < gasneti_nodes; i++) gasnetc_mpi.host[i] = (gasnet_node_t)hosts[i];
+  free(hosts);
+}
+
+/* Default: a quarter of physical memory shared by the processes of this
+ * host. Segments are mapped without reserving swap, so this bounds address
+ * space, not memory in use. The global maximum is the smallest local one. */
+static void gasnetc_read_max_segsize(void) {
+  uint64_t phys = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+  uint64_t dflt = phys / 4 / gasnetc_mpi.local_procs;
+  uint64_t max = gasneti_getenv_size("GASNET_MAX_SEGSIZE", dflt);
+  max &= ~(uint64_t)(GASNET_PAGESIZE - 1);
+  if (max < GASNET_PAGESIZE)
+    gasneti_fatalerror("gasnet_init: GASNET_MAX_SEGSIZE is below one page (%d bytes)",
+                       GASNET_PAGESIZE);
+#if defined(GASNET_SEGMENT_EVERYTHING)
+  max = (uint64_t)(UINTPTR_MAX & ~(uintptr_t)(GASNET_PAGESIZE - 1));
+#endif
+  unsigned long long mine = max, global = max;
+  gasnetc_mpi_check(MPI_Allreduce(&mine, &global, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN,
+                                  gasnetc_mpi.comm),
+                    "agree on the global segment size (MPI_Allreduce)");
+  gasnetc_max_local = (uintptr_t)mine;
+  gasnetc_max_global = (uintptr_t)global;
+}
+
+/* ------------------------------------------------------------ protocol sizes */
+/* Every node must use the same packet size and depth, so a setting that
+ * differs between nodes is settled by taking the largest packet and the
+ * smallest depth. */
+static void gasnetc_choose_sizes(void) {
+  uint64_t packet = gasneti_getenv_size("GASNET_MPI_PACKET_SIZE", GASNETC_DEFAULT_PACKET);
+  size_t min_packet = sizeof(gasnetc_hdr_t) + gasnetc_args_bytes(16);
+  if (packet < min_packet || packet > ((uint64_t)1 << 30))
+    gasneti_fatalerror("gasnet_init: GASNET_MPI_PACKET_SIZE=%llu is outside %zu..1G",
+                       (unsigned long long)packet, min_packet);
+  packet = (packet + 63) & ~(uint64_t)63;
+  /* Default depth: GASNETC_DEFAULT_DEPTH, less in a job so large that the
+   * pre-posted buffers (2 channels x nodes x depth packets) would exceed
+   * the budget, but never below 2. */
+  uint64_t per_credit = 2 * (uint64_t)gasneti_nodes * packet;
+  uint64_t dflt = GASNETC_RECV_BUDGET / per_credit;
+  if (dflt > GASNETC_DEFAULT_DEPTH) dflt = GASNETC_DEFAULT_DEPTH;
+  if (dflt < 2) dflt = 2;
+  int64_t depth = gasneti_getenv_int("GASNET_NETWORKDEPTH", (int64_t)dflt);
+  if (depth < 1 || depth > 4096)
+    gasneti_fatalerror("gasnet_init: GASNET_NETWORKDEPTH=%lld is outside 1..4096",
+                       (long long)depth);
+  unsigned long long agreed_packet = packet;
+  int agreed_depth = (int)depth;
+  gasnetc_mpi_check(MPI_Allreduce(MPI_IN_PLACE, &agreed_packet, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX,
+                                  gasnetc_mpi.comm),
+                    "agree on the packet size (MPI_Allreduce)");
+  gasnetc_mpi_check(MPI_Allreduce(MPI_IN_PLACE, &agreed_depth, 1, MPI_INT, MPI_MIN,
+                                  gasnetc_mpi.comm),
+                    "agree on the network depth (MPI_Allreduce)");
+  gasnetc_mpi.packet_size = (size_t)agreed_packet;
+  /* A sender's choice alone: the receiver cannot tell the difference. */
+  gasnetc_mpi.bounce_max = (size_t)gasneti_getenv_size("GASNET_MPI_BOUNCE_MAX",
+                                                        GASNETC_DEFAULT_BOUNCE_MAX);
+  gasnetc_mpi.depth = (unsigned)agreed_depth;
+  gasnetc_mpi.threshold = (gasnetc_mpi.depth + 1) / 2;
+}
+
+/* ------------------------------------------------------------ buffers */
+static void *gasnetc_calloc(size_t n, size_t size) {
+  void *p = calloc(n ? n : 1, size);
+  if (!p) gasneti_fatalerror("gasnet_init: out of memory (%zu x %zu bytes)", n, size);
+  return p;
+}
+
+static void gasnetc_alloc_state(void) {
+  gasnetc_mpi_t *m = &gasnetc_mpi;
+  unsigned nodes = gasneti_nodes;
+  m->credits = gasnetc_calloc(nodes, sizeof(*m->credits));
+  m->owed = gasnetc_calloc(nodes, sizeof(*m->owed));
+  m->payload_seq = gasnetc_calloc(nodes, sizeof(uint32_t));
+  m->payload_next = gasnetc_calloc(nodes, sizeof(uint32_t));
+  m->deferred_head = gasnetc_calloc(nodes, sizeof(int));
+  for (unsigned i = 0; i < nodes; i++) m->deferred_head[i] = -1;
+  m->owed_queue = gasnetc_calloc(nodes, sizeof(gasnet_node_t));
+  m->owed_queued = gasnetc_calloc(nodes, 1);
+  for (unsigned i = 0; i < nodes; i++)
+    m->credits[i][GASNETC_CH_REQ] = m->credits[i][GASNETC_CH_REP] = (uint16_t)m->depth;
+
+  m->nrecv = nodes * m->depth;
+  /* Control messages in flight from one peer: each credit return carries
+   * at least `threshold` of the 2 x depth credits it can owe us, so at most
+   * four, plus its one exit notice. */
+  m->nctrl = nodes * 5;
+  m->rreq = gasnetc_calloc(gasnetc_nrreq(), sizeof(MPI_Request));
+  for (unsigned i = 0; i < gasnetc_nrreq(); i++) m->rreq[i] = MPI_REQUEST_NULL;
+  size_t bytes = 2 * (size_t)m->nrecv * m->packet_size;
+  if (posix_memalign((void **)&m->rbuf, 64, bytes))
+    gasneti_fatalerror("gasnet_init: out of memory for %zu bytes of receive buffers", bytes);
+  m->ctrl = gasnetc_calloc(m->nctrl, sizeof(gasnetc_ctrl_t));
+  m->bounce = gasnetc_calloc(2 * (size_t)m->nrecv, sizeof(void *));
+  m->deferred_next = gasnetc_calloc(2 * (size_t)m->nrecv, sizeof(int));
+
+  /* Sends in flight are bounded by the credits (a packet and perhaps its
+   * bounced payload per credit) plus control messages; a sender finding
+   * no free slot polls until one completes. */
+  m->nsend = 4 * m->nrecv + m->nctrl;
+  m->send = gasnetc_calloc(m->nsend, sizeof(gasnetc_sendslot_t));
+  m->send_free = gasnetc_calloc(m->nsend, sizeof(unsigned));
+  m->active_req = gasnetc_calloc(m->nsend, sizeof(MPI_Request));
+  m->active_slot = gasnetc_calloc(m->nsend, sizeof(unsigned));
+  m->send_idx = gasnetc_calloc(m->nsend, sizeof(int));
+  for (unsigned i = 0; i < m->nsend; i++) {
+    m->send[i].req = MPI_REQUEST_NULL;
+    m->send_free[i] = m->nsend - 1 - i;
+  }
+  m->nfree = m->nsend;
+}
+
+/* Persistent receives: each is started once here and again each time its
+ * buffer is free, which costs less than a fresh MPI_Irecv. */
+void gasnetc_mpi_post_receives(void) {
+  gasnetc_mpi_t *m = &gasnetc_mpi;
+  for (unsigned s = 0; s < 2 * m->nrecv; s++) {
+    int tag = s < m->nrecv ? GASNETC_TAG_REP : GASNETC_TAG_REQ;
+    MPI_Request *r = &m->rreq[gasnetc_slot_rindex(s)];
+    gasnetc_mpi_check(MPI_Recv_init(gasnetc_slot_buf(s), (int)m->packet_size, MPI_BYTE,
+                                    MPI_ANY_SOURCE, tag, m->comm, r),
+                      "create a packet receive (MPI_Recv_init)");
+  }
+  for (unsigned i = 0; i < m->nctrl; i++)
+    gasnetc_mpi_check(MPI_Recv_init(&m->ctrl[i], (int)sizeof(gasnetc_ctrl_t), MPI_BYTE,
+                                    MPI_ANY_SOURCE, GASNETC_TAG_CTRL, m->comm,
+                                    &m->rreq[gasnetc_ctrl_index(i)]),
+                      "create a control receive (MPI_Recv_init)");
+  for (unsigned s = 0; s < 2 * m->nrecv; s++)
+    gasnetc_mpi_check(MPI_Start(&m->rreq[gasnetc_slot_rindex(s)]), "post a packet receive");
+  for (unsigned i = 0; i < m->nctrl; i++)
+    gasnetc_mpi_check(MPI_Start(&m->rreq[gasnetc_ctrl_index(i)]), "post a control receive");
+}
+
+/* ------------------------------------------------------------ connections */
+/* Some transports (Open MPI's TCP BTL) connect a pair of processes on its
+ * first message, a handshake that needs both sides inside MPI. A node that
+ * sends its first AM to a peer and then computes without polling would
+ * leave that AM undelivered until it polled again. Exchanging one message
+ * with every peer here makes every connection up front (O(nodes) messages
+ * per node; GASNET_MPI_PRECONNECT=0 skips it in very large jobs). */
+static void gasnetc_preconnect(void) {
+  if (gasneti_nodes == 1 || !gasneti_getenv_int("GASNET_MPI_PRECONNECT", 1)) return;
+  unsigned n = gasneti_nodes;
+  MPI_Request *reqs = gasnetc_calloc(2 * (size_t)n, sizeof(MPI_Request));
+  char *in = gasnetc_calloc(n, 1), out = 0;
+  unsigned k = 0;
+  for (unsigned step = 1; step < n; step++) {
+    int to = (int)((gasneti_mynode + step) % n), from = (int)((gasneti_mynode + n - step) % n);
+    gasnetc_mpi_check(MPI_Irecv(&in[from], 1, MPI_CHAR, from, GASNETC_TAG_CTRL, gasnetc_mpi.comm,
+                                &reqs[k++]),
+                      "connect to every node (MPI_Irecv)");
+    gasnetc_mpi_check(MPI_Isend(&out, 1, MPI_CHAR, to, GASNETC_TAG_CTRL, gasnetc_mpi.comm,
+                                &reqs[k++]),
+                      "connect to every node (MPI_Isend)");
+  }
+  gasnetc_mpi_check(MPI_Waitall((int)k, reqs, MPI_STATUSES_IGNORE),
+                    "connect to every node (MPI_Waitall)");
+  free(reqs);
+  free(in);
+}
+
+/* ------------------------------------------------------------ the contract */
+int gasnetc_init(int *argc, char ***argv) {
+  gasnetc_start_mpi(argc, argv);
+  gasnetc_mpi_check(MPI_Comm_dup(MPI_COMM_WORLD, &gasnetc_mpi.comm),
+                    "duplicate MPI_COMM_WORLD (MPI_Comm_dup)");
+  /* Errors on our communicator come back to us, so they are reported as
+   * GASNet fatal errors naming the operation. */
+  MPI_Comm_set_errhandler(gasnetc_mpi.comm, MPI_ERRORS_RETURN);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(gasnetc_mpi.comm, &rank);
+  MPI_Comm_size(gasnetc_mpi.comm, &size);
+  if (size > GASNET_MAXNODES)
+    gasneti_fatalerror("gasnet_init: %d MPI processes exceed GASNET_MAXNODES (%d)", size,
+                       GASNET_MAXNODES);
+  gasneti_mynode = (gasnet_node_t)rank;
+  gasneti_nodes = (gasnet_node_t)size;
+  gasneti_getenv_verbose("GASNET_MPI_THREAD", gasnetc_default_level_name);
+  gasnetc_learn_hosts();
+  gasnetc_read_max_segsize();
+  gasnetc_choose_sizes();
+  gasnetc_preconnect();
+  gasnetc_alloc_state();
+  gasnetc_mpi_post_receives();
+  gasnetc_exit_register();
+  return GASNET_OK;
+}
+
+uintptr_t gasnetc_max_local_segsize(void) { return gasnetc_max_local; }
+uintptr_t gasnetc_max_global_segsize(void) { return gasnetc_max_global; }
+unsigned gasnetc_local_processes(void) { return gasnetc_mpi.local_procs; }
+
+/* Maps the segment (page-aligned, no swap reserved) and exchanges every
+ * node's address and size. A node that cannot map its segment says so in
+ * the exchange, so every node returns the error instead of some waiting. */
+int gasnetc_attach_segment(uintptr_t segsize) {
+  static const char call[] = "gasnet_attach";
+  void *addr = NULL;
+  int err = 0;
+#if defined(GASNET_SEGMENT_EVERYTHING)
+  (void)segsize;
+  segsize = UINTPTR_MAX;
+#else
+  if (segsize) {
+    addr = mmap(NULL, segsize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                -1, 0);
+    if (addr == MAP_FAILED) {
+      err = errno;
+      addr = NULL;
+    }
+  }
+#endif
+  unsigned long long mine[3] = {(unsigned long long)(uintptr_t)addr, segsize, (unsigned)err};
+  unsigned long long *all = malloc(3 * sizeof(unsigned long long) * gasneti_nodes);
+  if (!all) return gasneti_error(GASNET_ERR_RESOURCE, call, "out of memory");
+  gasnetc_mpi_check(MPI_Allgather(mine, 3, MPI_UNSIGNED_LONG_LONG, all, 3,
+                                  MPI_UNSIGNED_LONG_LONG, gasnetc_mpi.comm),
+                    "exchange segment addresses (MPI_Allgather)");
+  int failed = -1;
+  for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
+    gasneti_seginfo[i].addr = (void *)(uintptr_t)all[3 * i];
+    gasneti_seginfo[i].size = (uintptr_t)all[3 * i + 1];
+    if (all[3 * i + 2] && failed < 0) failed = (int)i;
+  }
+  int failed_errno = failed >= 0 ? (int)all[3 * failed + 2] : 0;
+  uintptr_t failed_size = failed >= 0 ? (uintptr_t)all[3 * failed + 1] : 0;
+  free(all);
+#if defined(GASNET_SEGMENT_EVERYTHING)
+  for (gasnet_node_t i = 0; i < gasneti_nodes; i++) gasneti_seginfo[i].addr = NULL;
+#endif
+  if (failed < 0) return GASNET_OK;
+  if (addr) munmap(addr, segsize);
+  return gasneti_error(GASNET_ERR_RESOURCE, call, "node %d failed to map a segment of %" PRIuPTR
+                       " bytes: %s", failed, failed_size, strerror(failed_errno));
+}
+
+void gasnetc_nodeinfo(gasnet_nodeinfo_t *table) {
+  for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
+    table[i].host = gasnetc_mpi.host[i];
+    table[i].supernode = i; /* no shared-memory segments: each node is its own */
+    table[i].offset = 0;
+  }
+}

@@ -1,0 +1,217 @@
+/* mpi_internal.h: the mpi conduit's state and message formats.
+ *
+ * Every AM is one "packet" (header, arguments, and the payload when it
+ * fits) sent with MPI_Isend on a private duplicate of MPI_COMM_WORLD and
+ * received into a pre-posted buffer. A payload too large for a packet
+ * follows as a second message on the payload tag, which the receiver posts
+ * straight into the destination segment (Long) or a buffer of its size
+ * (Medium), in the order the sender numbered the payloads. Credits keep every sender within the buffers posted for it:
+ * see docs/mpi-conduit.md for the protocol. */
+#ifndef MPI_INTERNAL_H
+#define MPI_INTERNAL_H
+
+#include "gasnet_internal.h"
+
+#include <mpi.h>
+
+/* Requests and replies travel on separate channels, each with its own
+ * buffers and credits, so a reply never waits behind requests. */
+enum { GASNETC_CH_REQ = 0, GASNETC_CH_REP = 1, GASNETC_NCH = 2 };
+
+/* Tags on the private communicator. */
+enum {
+  GASNETC_TAG_REQ = 1,      /* request packets */
+  GASNETC_TAG_REP = 2,      /* reply packets */
+  GASNETC_TAG_CTRL = 3,     /* credit returns and exit notices */
+  GASNETC_TAG_PAYLOAD = 4   /* separate payloads, matched in the sender's order */
+};
+
+/* Packet header flags. */
+enum {
+  GASNETC_F_REQUEST = 1,  /* a request (else a reply) */
+  GASNETC_F_SEPARATE = 2, /* the payload follows as its own message */
+  GASNETC_F_IN_PLACE = 4  /* loopback Long: the payload is already at dest_addr */
+};
+
+typedef struct {
+  uint8_t category; /* gasneti_am_category_t */
+  uint8_t handler;
+  uint8_t numargs;
+  uint8_t flags;
+  uint32_t src;
+  uint16_t credits[GASNETC_NCH]; /* credits returned to the receiver, per channel */
+  uint32_t payload_seq;          /* separate payload: its number from this sender */
+  uint64_t nbytes;
+  uint64_t dest_addr;
+} gasnetc_hdr_t;
+
+_Static_assert(sizeof(gasnetc_hdr_t) == 32, "the packet header is 32 bytes");
+
+/* Arguments follow the header, padded so an inline payload starts 16-byte
+ * aligned (GASNET_DATA_ALIGNMENT). */
+static inline size_t gasnetc_args_bytes(unsigned numargs) {
+  return ((size_t)numargs * sizeof(gasnet_handlerarg_t) + 15) & ~(size_t)15;
+}
+
+static inline void *gasnetc_inline_payload(gasnetc_hdr_t *hdr) {
+  return (uint8_t *)(hdr + 1) + gasnetc_args_bytes(hdr->numargs);
+}
+
+typedef enum { GASNETC_CTRL_CREDIT = 1, GASNETC_CTRL_EXIT = 2 } gasnetc_ctrl_kind_t;
+
+typedef struct {
+  uint32_t kind; /* gasnetc_ctrl_kind_t */
+  uint32_t src;
+  uint16_t credits[GASNETC_NCH];
+  int32_t code; /* EXIT: the job's exit code */
+} gasnetc_ctrl_t;
+
+/* A send in flight: its request and the buffer MPI reads from. */
+typedef struct {
+  MPI_Request req;
+  void *buf;    /* packet_size bytes, allocated on first use */
+  void *bounce; /* a separate payload's copy, freed when the send completes */
+} gasnetc_sendslot_t;
+
+
+
+/* Everything the conduit keeps, set up by gasnetc_init. */
+typedef struct {
+  MPI_Comm comm;
+  int client_init;  /* the client called MPI_Init: we do not own MPI */
+  int thread_level; /* what MPI provides */
+  unsigned local_procs;
+  gasnet_node_t *host; /* host[i]: lowest node on node i's host */
+
+  size_t packet_size; /* bytes of a receive buffer, header included */
+  size_t bounce_max;  /* separate payloads up to this size are sent from a copy */
+  unsigned depth;     /* credits per peer and channel */
+  unsigned threshold; /* owed credits that trigger an explicit return */
+
+  /* Flow control, per peer: credits we hold toward it and credits we owe it. */
+  uint16_t (*credits)[GASNETC_NCH];
+  uint16_t (*owed)[GASNETC_NCH];
+  uint32_t *payload_seq;    /* separate payloads sent to each peer */
+  /* Receiving separate payloads, per source: the number of the next one
+   * to post a receive for, and packets that arrived ahead of it (a list
+   * through deferred_next, indexed by packet slot; -1 ends it). */
+  uint32_t *payload_next;
+  int *deferred_head;
+  int *deferred_next;
+  gasnet_node_t *owed_queue; /* peers owed an explicit credit return */
+  uint8_t *owed_queued;
+  unsigned owed_nqueued;
+
+  /* Receives, one request array polled with MPI_Testsome:
+   *   [rep packets | rep payloads | ctrl | req packets | req payloads]
+   * each packets/payloads pair R = nodes * depth long, payload i belonging
+   * to packet i. A reply-only poll tests the prefix up to the requests. */
+  unsigned nrecv; /* R */
+  unsigned nctrl;
+  MPI_Request *rreq;
+  uint8_t *rbuf;       /* 2R packet buffers, rep then req */
+  gasnetc_ctrl_t *ctrl; /* nctrl control buffers */
+  void **bounce;       /* 2R: a Medium's separate payload buffer */
+
+  /* Sends: slots, a stack of free ones, and the compact list MPI_Testsome
+   * looks at. */
+  unsigned nsend;
+  gasnetc_sendslot_t *send;
+  unsigned *send_free;
+  unsigned nfree;
+  MPI_Request *active_req;
+  unsigned *active_slot;
+  unsigned nactive;
+  int *send_idx; /* MPI_Testsome's output for the sends */
+} gasnetc_mpi_t;
+
+extern gasnetc_mpi_t gasnetc_mpi;
+
+/* Indices into rreq. */
+static inline unsigned gasnetc_rep_packet(unsigned i) { return i; }
+static inline unsigned gasnetc_ctrl_index(unsigned i) { return 2 * gasnetc_mpi.nrecv + i; }
+static inline unsigned gasnetc_req_packet(unsigned i) {
+  return 2 * gasnetc_mpi.nrecv + gasnetc_mpi.nctrl + i;
+}
+static inline unsigned gasnetc_reply_prefix(void) {
+  return 2 * gasnetc_mpi.nrecv + gasnetc_mpi.nctrl;
+}
+static inline unsigned gasnetc_nrreq(void) { return 4 * gasnetc_mpi.nrecv + gasnetc_mpi.nctrl; }
+/* Packet slot s (0..2R-1, rep then req) <-> its rreq index and buffer. */
+static inline unsigned gasnetc_slot_rindex(unsigned s) {
+  return s < gasnetc_mpi.nrecv ? s : gasnetc_mpi.nrecv + gasnetc_mpi.nctrl + s;
+}
+static inline unsigned gasnetc_slot_payload_rindex(unsigned s) {
+  return gasnetc_slot_rindex(s) + gasnetc_mpi.nrecv;
+}
+static inline gasnetc_hdr_t *gasnetc_slot_buf(unsigned s) {
+  return (gasnetc_hdr_t *)(gasnetc_mpi.rbuf + (size_t)s * gasnetc_mpi.packet_size);
+}
+
+/* ------------------------------------------------------------ locking
+ * In PAR every MPI call and all conduit state are under one lock (so MPI
+ * needs only MPI_THREAD_SERIALIZED for our own calls); handlers run
+ * without it. In SEQ these do nothing. */
+#ifdef GASNETI_THREADS
+extern pthread_mutex_t gasnetc_mpi_lock;
+extern int gasnetc_lock_waiters; /* atomic: threads blocked in gasnetc_lock */
+static inline void gasnetc_lock(void) {
+  if (pthread_mutex_trylock(&gasnetc_mpi_lock) == 0) return;
+  __atomic_fetch_add(&gasnetc_lock_waiters, 1, __ATOMIC_ACQ_REL);
+  pthread_mutex_lock(&gasnetc_mpi_lock);
+  __atomic_fetch_sub(&gasnetc_lock_waiters, 1, __ATOMIC_ACQ_REL);
+}
+static inline void gasnetc_unlock(void) { pthread_mutex_unlock(&gasnetc_mpi_lock); }
+static inline int gasnetc_trylock(void) { return pthread_mutex_trylock(&gasnetc_mpi_lock) == 0; }
+/* A poller gives way to threads waiting for the lock to send or deliver:
+ * a client thread that polls in a tight loop would otherwise win the
+ * (unfair) mutex again and again and starve them. */
+static inline int gasnetc_poll_trylock(void) {
+  return !__atomic_load_n(&gasnetc_lock_waiters, __ATOMIC_ACQUIRE) && gasnetc_trylock();
+}
+#else
+static inline void gasnetc_lock(void) {}
+static inline void gasnetc_unlock(void) {}
+static inline int gasnetc_trylock(void) { return 1; }
+static inline int gasnetc_poll_trylock(void) { return 1; }
+#endif
+
+/* ------------------------------------------------------------ errors */
+/* Set when MPI itself failed: the exit path then aborts through MPI
+ * instead of talking to the other nodes. */
+extern volatile int gasnetc_mpi_broken;
+/* Fatal unless rc is MPI_SUCCESS: "failed to <what>: <MPI's reason>". */
+extern void gasnetc_mpi_fail(int rc, const char *what) GASNETI_NORETURN;
+static inline void gasnetc_mpi_check(int rc, const char *what) {
+  if (__builtin_expect(rc != MPI_SUCCESS, 0)) gasnetc_mpi_fail(rc, what);
+}
+
+/* ------------------------------------------------------------ mpi_boot.c */
+extern void gasnetc_mpi_post_receives(void);
+
+/* ------------------------------------------------------------ mpi_send.c */
+/* Take a free send slot (lock held); NULL when none is free. */
+extern gasnetc_sendslot_t *gasnetc_send_slot_get(unsigned *index_p);
+/* Start an Isend of len bytes at buf (a slot's buffer or bounce) and track
+ * it in the slot (lock held). */
+extern void gasnetc_send_slot_start(unsigned index, const void *buf, size_t len,
+                                    gasnet_node_t dest, int tag);
+/* Retire completed sends (lock held). */
+extern int gasnetc_send_progress(void);
+/* Return owed credits to the queued peers in control messages (lock held). */
+extern void gasnetc_credit_flush(void);
+
+/* ------------------------------------------------------------ mpi_poll.c */
+/* Handle arrived control messages only (lock held; the exit protocol). */
+extern int gasnetc_poll_ctrl(void);
+
+/* ------------------------------------------------------------ mpi_exit.c */
+extern volatile int gasnetc_exit_noticed; /* an EXIT arrived; see gasnetc_exit_code_noticed */
+extern void gasnetc_exit_notice(gasnet_node_t src, int code);
+/* If another node has ended the job, end this node too (lock not held). */
+extern void gasnetc_exit_check(void);
+extern void gasnetc_exit_register(void);
+/* Abort the whole job through MPI with this code; never returns. */
+extern void gasnetc_abort(int code) GASNETI_NORETURN;
+
+#endif

@@ -1,0 +1,243 @@
+/* mpi_poll.c: receiving AMs. One MPI_Testsome over the pre-posted
+ * receives finds what has arrived: packets, separate payloads and control
+ * messages (credit returns, exit notices). A packet whose payload follows
+ * separately gets a receive posted for it, straight into the destination
+ * segment (Long) or a buffer of its size (Medium), and is delivered when
+ * that completes. After delivery the packet's buffer is posted again and
+ * the sender is owed one credit. The receive array holds replies and
+ * control messages first, so a reply-only poll tests just that prefix.
+ *
+ * In PAR the lock covers MPI and the conduit state; handlers run without
+ * it, and a thread that finds another one polling returns at once. */
+#include "mpi_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ credits */
+static void gasnetc_credit_owe(gasnet_node_t src, int ch) {
+  gasnetc_mpi_t *m = &gasnetc_mpi;
+  if (++m->owed[src][ch] >= m->threshold && !m->owed_queued[src]) {
+    m->owed_queued[src] = 1;
+    m->owed_queue[m->owed_nqueued++] = src;
+  }
+}
+
+static void gasnetc_credit_receive(gasnet_node_t src, const uint16_t credits[GASNETC_NCH]) {
+  gasnetc_mpi_t *m = &gasnetc_mpi;
+  if (src >= gasneti_nodes) gasneti_fatalerror("mpi conduit: message claims to come from node %u", src);
+  m->credits[src][GASNETC_CH_REQ] += credits[GASNETC_CH_REQ];
+  m->credits[src][GASNETC_CH_REP] += credits[GASNETC_CH_REP];
+}
+
+/* ------------------------------------------------------------ arrivals (lock held) */
+static void gasnetc_ctrl_arrived(unsigned i) {
+  gasnetc_mpi_t *m = &gasnetc_mpi;
+  const gasnetc_ctrl_t *ctrl = &m->ctrl[i];
+  if (ctrl->kind == GASNETC_CTRL_CREDIT)
+    gasnetc_credit_receive(ctrl->src, ctrl->credits);
+  else if (ctrl->kind == GASNETC_CTRL_EXIT)
+    gasnetc_exit_notice(ctrl->src, ctrl->code);
+  gasnetc_mpi_check(MPI_Start(&m->rreq[gasnetc_ctrl_index(i)]), "post a control receive");
+}
+
+/* Separate payloads all use one tag, so MPI hands them to our receives in
+ * the order the sender started them; the receives must therefore be
+ * posted in that order too (the payload numbers). Packets do not arrive in
+ * that order: requests and replies have their own tags, and one poll may
+ * report several packets in any order. A packet ahead of its turn waits
+ * in the source's deferred list; its predecessors' packets are already
+ * in our buffers, so its turn comes within this poll or a later one. */
+static void gasnetc_payload_post(unsigned s) {
+  gasnetc_mpi_t *m = &gasnetc_mpi;
+  gasnetc_hdr_t *hdr = gasnetc_slot_buf(s);
+  void *dst = (void *)(uintptr_t)hdr->dest_addr;
+  if (hdr->category == GASNETI_AM_MEDIUM) {
+    if (posix_memalign(&dst, 64, hdr->nbytes))
+      gasneti_fatalerror("mpi conduit: out of memory for a %llu-byte Medium payload",
+                         (unsigned long long)hdr->nbytes);
+    m->bounce[s] = dst;
+  }
+  gasnetc_mpi_check(MPI_Irecv(dst, (int)hdr->nbytes, MPI_BYTE, (int)hdr->src, GASNETC_TAG_PAYLOAD,
+                              m->comm, &m->rreq[gasnetc_slot_payload_rindex(s)]),
+                    "receive a payload (MPI_Irecv)");
+  m->payload_next[hdr->src]++;
+}
+
+/* Post the receives of deferred packets whose turn has come. Their
+ * completion shows up in a later MPI_Testsome. */
+static void gasnetc_payload_post_deferred(gasnet_node_t src) {
+  gasnetc_mpi_t *m = &gasnetc_mpi;
+  for (int found = 1; found;) {
+    found = 0;
+    for (int *p = &m->deferred_head[src]; *p >= 0; p = &m->deferred_next[*p]) {
+      unsigned s = (unsigned)*p;
+      if (gasnetc_slot_buf(s)->payload_seq != m->payload_next[src]) continue;
+      *p = m->deferred_next[s];
+      gasnetc_payload_post(s);
+      found = 1;
+      break;
+    }
+  }
+}
+
+/* Returns whether packet slot s can be delivered now (its payload, if
+ * separate, has arrived). */
+static int gasnetc_packet_arrived(unsigned s) {
+  gasnetc_mpi_t *m = &gasnetc_mpi;
+  gasnetc_hdr_t *hdr = gasnetc_slot_buf(s);
+  gasnetc_credit_receive(hdr->src, hdr->credits);
+  if (!(hdr->flags & GASNETC_F_SEPARATE)) return 1;
+  gasnet_node_t src = hdr->src;
+  if (hdr->payload_seq != m->payload_next[src]) {
+    m->deferred_next[s] = m->deferred_head[src];
+    m->deferred_head[src] = (int)s;
+    return 0;
+  }
+  gasnetc_payload_post(s);
+  gasnetc_payload_post_deferred(src);
+  int done = 0;
+  gasnetc_mpi_check(MPI_Test(&m->rreq[gasnetc_slot_payload_rindex(s)], &done, MPI_STATUS_IGNORE),
+                    "receive a payload (MPI_Test)");
+  return done;
+}
+
+/* ------------------------------------------------------------ delivery (lock not held) */
+/* Post the packet buffer again and owe its sender the credit. */
+static void gasnetc_packet_release(unsigned s, gasnet_node_t src, int ch) {
+  gasnetc_lock();
+  gasnetc_mpi_check(MPI_Start(&gasnetc_mpi.rreq[gasnetc_slot_rindex(s)]),
+                    "post a packet receive");
+  gasnetc_credit_owe(src, ch);
+  gasnetc_unlock();
+}
+
+static void gasnetc_deliver(unsigned s) {
+  gasnetc_mpi_t *m = &gasnetc_mpi;
+  gasnetc_hdr_t *hdr = gasnetc_slot_buf(s);
+  int ch = s < m->nrecv ? GASNETC_CH_REP : GASNETC_CH_REQ;
+  gasneti_am_t msg;
+  msg.category = hdr->category;
+  msg.handler = hdr->handler;
+  msg.numargs = hdr->numargs;
+  msg.is_request = (hdr->flags & GASNETC_F_REQUEST) != 0;
+  msg.nbytes = (size_t)hdr->nbytes;
+  msg.dest_addr = (void *)(uintptr_t)hdr->dest_addr;
+  msg.payload = NULL;
+  memcpy(msg.args, hdr + 1, msg.numargs * sizeof(gasnet_handlerarg_t));
+  gasnet_node_t src = hdr->src;
+  void *bounce = NULL;
+  int in_buffer = 0; /* the handler reads the packet buffer itself */
+  if (msg.category == GASNETI_AM_MEDIUM) {
+    if (hdr->flags & GASNETC_F_SEPARATE) {
+      msg.payload = bounce = m->bounce[s];
+      m->bounce[s] = NULL;
+    } else {
+      msg.payload = gasnetc_inline_payload(hdr);
+      in_buffer = 1;
+    }
+  } else if (msg.category == GASNETI_AM_LONG) {
+    if (!(hdr->flags & (GASNETC_F_SEPARATE | GASNETC_F_IN_PLACE)) && msg.nbytes)
+      memcpy(msg.dest_addr, gasnetc_inline_payload(hdr), msg.nbytes);
+    msg.payload = msg.dest_addr;
+  }
+  /* Shorts and Longs are fully copied out: the credit goes back before
+   * the handler runs, so a reply it sends can carry it. */
+  if (!in_buffer) gasnetc_packet_release(s, src, ch);
+  struct gasneti_token_s token = {src, msg.is_request, 0, NULL};
+  gasneti_am_deliver(&token, &msg);
+  if (in_buffer) gasnetc_packet_release(s, src, ch);
+  free(bounce);
+}
+
+/* ------------------------------------------------------------ polling */
+/* MPI_Testsome's output, per thread and per nesting level (a handler that
+ * waits to send a reply polls again while the outer poll's list is live). */
+#define GASNETC_POLL_LEVELS 4
+typedef struct {
+  int *idx;
+  unsigned cap;
+} gasnetc_scratch_t;
+static GASNETI_THREAD_LOCAL gasnetc_scratch_t gasnetc_scratch[GASNETC_POLL_LEVELS];
+static GASNETI_THREAD_LOCAL unsigned gasnetc_poll_level;
+
+static int *gasnetc_scratch_get(unsigned count, int **owned_p) {
+  *owned_p = NULL;
+  if (gasnetc_poll_level < GASNETC_POLL_LEVELS) {
+    gasnetc_scratch_t *sc = &gasnetc_scratch[gasnetc_poll_level];
+    if (sc->cap < count) {
+      free(sc->idx);
+      sc->idx = malloc(count * sizeof(int));
+      sc->cap = sc->idx ? count : 0;
+    }
+    if (sc->idx) return sc->idx;
+  }
+  *owned_p = malloc(count * sizeof(int));
+  if (!*owned_p) gasneti_fatalerror("mpi conduit: out of memory while polling");
+  return *owned_p;
+}
+
+/* Turn the completed receives into a list of packet slots to deliver (in
+ * place in idx; lock held). */
+static int gasnetc_classify(int *idx, int outcount) {
+  const unsigned R = gasnetc_mpi.nrecv, K = gasnetc_mpi.nctrl;
+  int nready = 0;
+  for (int k = 0; k < outcount; k++) {
+    unsigned r = (unsigned)idx[k];
+    if (r < R) { /* reply packet */
+      if (gasnetc_packet_arrived(r)) idx[nready++] = (int)r;
+    } else if (r < 2 * R) { /* reply payload */
+      idx[nready++] = (int)(r - R);
+    } else if (r < 2 * R + K) {
+      gasnetc_ctrl_arrived(r - 2 * R);
+    } else if (r < 3 * R + K) { /* request packet */
+      if (gasnetc_packet_arrived(r - R - K)) idx[nready++] = (int)(r - R - K);
+    } else { /* request payload */
+      idx[nready++] = (int)(r - 2 * R - K);
+    }
+  }
+  return nready;
+}
+
+static int gasnetc_poll(unsigned count) {
+  gasnetc_exit_check();
+  if (!gasnetc_poll_trylock()) return 0;
+  gasnetc_send_progress();
+  int *owned, *idx = gasnetc_scratch_get(count, &owned);
+  int outcount = 0;
+  gasnetc_mpi_check(MPI_Testsome((int)count, gasnetc_mpi.rreq, &outcount, idx,
+                                 MPI_STATUSES_IGNORE),
+                    "poll for messages (MPI_Testsome)");
+  int nready = outcount == MPI_UNDEFINED ? 0 : gasnetc_classify(idx, outcount);
+  gasnetc_credit_flush();
+  gasnetc_unlock();
+  if (nready) {
+    gasnetc_poll_level++;
+    for (int j = 0; j < nready; j++) gasnetc_deliver((unsigned)idx[j]);
+    gasnetc_poll_level--;
+    gasnetc_lock();
+    gasnetc_credit_flush();
+    gasnetc_unlock();
+  }
+  free(owned);
+  gasnetc_exit_check();
+  return nready;
+}
+
+int gasnetc_am_poll(void) { return gasnetc_poll(gasnetc_nrreq()); }
+
+int gasnetc_am_poll_replies(void) { return gasnetc_poll(gasnetc_reply_prefix()); }
+
+/* Used by the exit protocol (lock held): handle control messages only. */
+int gasnetc_poll_ctrl(void) {
+  gasnetc_mpi_t *m = &gasnetc_mpi;
+  int outcount = 0;
+  int *owned, *idx = gasnetc_scratch_get(m->nctrl, &owned);
+  gasnetc_mpi_check(MPI_Testsome((int)m->nctrl, &m->rreq[gasnetc_ctrl_index(0)], &outcount, idx,
+                                 MPI_STATUSES_IGNORE),
+                    "poll for control messages (MPI_Testsome)");
+  if (outcount == MPI_UNDEFINED) outcount = 0;
+  for (int k = 0; k < outcount; k++) gasnetc_ctrl_arrived((unsigned)idx[k]);
+  free(owned);
+  return outcount;
+}
