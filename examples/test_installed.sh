@@ -1,11 +1,12 @@
 #!/bin/sh
 # test_installed.sh BUILDDIR SRCDIR: install the build into a staging
 # directory (make install DESTDIR=...), then build and run examples/hello_am
-# from the installed tree only, the two ways GASNet clients do:
-#   1. examples/Makefile including include/smp-conduit/smp-seq.mak
-#   2. pkg-config gasnet-smp-seq
-# Each binary runs with the installed bin/gasnetrun_smp -n 3 and its output
-# is checked. The staging directory is removed at the end.
+# from the installed tree only, for every conduit built (smp, mpi), the two
+# ways GASNet clients do:
+#   1. examples/Makefile including include/CONDUIT-conduit/CONDUIT-seq.mak
+#   2. pkg-config gasnet-CONDUIT-seq
+# Each binary runs with the installed bin/gasnetrun_CONDUIT -n 3 and its
+# output is checked. The staging directory is removed at the end.
 set -eu
 
 if [ $# -ne 2 ]; then
@@ -15,8 +16,12 @@ fi
 BUILDDIR=$(cd "$1" && pwd)
 SRCDIR=$(cd "$2" && pwd)
 NODES=3
-if [ ! -e "$BUILDDIR/conduits/smp/gasnetrun_smp" ]; then
-  echo "SKIP install_example: the example needs the smp conduit, not built in $BUILDDIR"
+CONDUITS=
+for c in smp mpi; do
+  [ -e "$BUILDDIR/conduits/$c/gasnetrun_$c" ] && CONDUITS="$CONDUITS $c"
+done
+if [ -z "$CONDUITS" ]; then
+  echo "SKIP install_example: no conduit with a launcher is built in $BUILDDIR"
   exit 77 # the harness's "skipped"
 fi
 
@@ -45,15 +50,22 @@ unset MAKEFLAGS MFLAGS MAKELEVEL || true
 install_tree() {
   timeout 600 make -C "$BUILDDIR" install DESTDIR="$STAGE" >"$TMP/install.log" 2>&1 ||
     fail "make install DESTDIR=$STAGE failed"
-  MAK=$(find "$STAGE" -path '*/include/smp-conduit/smp-seq.mak' | head -n 1)
-  [ -n "$MAK" ] || fail "no include/smp-conduit/smp-seq.mak in the installed tree"
-  PREFIX=$(cd "$(dirname "$MAK")/../.." && pwd)
-  for f in include/gasnet.h include/gasnet_config.h include/smp-conduit/gasnet_core.h \
-    bin/gasnetrun_smp lib/pkgconfig/gasnet-smp-seq.pc; do
+  GASNET_H=$(find "$STAGE" -path '*/include/gasnet.h' | head -n 1)
+  [ -n "$GASNET_H" ] || fail "no include/gasnet.h in the installed tree"
+  PREFIX=$(cd "$(dirname "$GASNET_H")/.." && pwd)
+  echo "installed into $PREFIX"
+}
+
+# The files a client of conduit $1 needs, and where they are.
+check_conduit_files() {
+  MAK=$PREFIX/include/$1-conduit/$1-seq.mak
+  LAUNCH=$PREFIX/bin/gasnetrun_$1
+  for f in include/gasnet.h include/gasnet_config.h include/$1-conduit/gasnet_core.h \
+    include/$1-conduit/$1-seq.mak include/$1-conduit/$1-par.mak \
+    bin/gasnetrun_$1 lib/pkgconfig/gasnet-$1-seq.pc lib/pkgconfig/gasnet-$1-par.pc; do
     [ -e "$PREFIX/$f" ] || fail "the installed tree lacks $f"
   done
-  [ -x "$PREFIX/bin/gasnetrun_smp" ] || fail "bin/gasnetrun_smp is not executable"
-  echo "installed into $PREFIX"
+  [ -x "$LAUNCH" ] || fail "bin/gasnetrun_$1 is not executable"
 }
 
 # A copy outside both trees, so nothing can come from the source or build tree.
@@ -86,9 +98,9 @@ check_libs_resolve() { # $1 = binary, $2 = library dir
 
 run_and_check() { # $1 = binary, $2 = label
   rc=0
-  (cd "$WORK" && timeout -k 5 60 "$PREFIX/bin/gasnetrun_smp" -n $NODES "$1") \
+  (cd "$WORK" && timeout -k 5 60 "$LAUNCH" -n $NODES "$1") \
     >"$TMP/run-$2.log" 2>&1 || rc=$?
-  [ "$rc" -eq 0 ] || fail "$2: gasnetrun_smp -n $NODES $1 exited $rc"
+  [ "$rc" -eq 0 ] || fail "$2: $(basename "$LAUNCH") -n $NODES $1 exited $rc"
   i=0
   while [ $i -lt $NODES ]; do
     prev=$(((i + NODES - 1) % NODES))
@@ -102,22 +114,24 @@ run_and_check() { # $1 = binary, $2 = label
   echo "PASS $2: hello_am ran on $NODES nodes"
 }
 
-build_with_mak() {
+build_with_mak() { # $1 = conduit
+  rm -f "$WORK/hello_am" "$WORK/hello_am.o"
   timeout 300 make -C "$WORK" GASNET_MAK="$MAK" hello_am >"$TMP/build-mak.log" 2>&1 ||
     fail "building hello_am with $MAK failed"
   check_no_tree_paths "$TMP/build-mak.log"
   check_libs_resolve "$WORK/hello_am" "$PREFIX/lib"
-  run_and_check ./hello_am makefile
+  run_and_check ./hello_am "$1 makefile"
 }
 
 # The .pc file names the configured prefix; a staged tree lives elsewhere, so
 # point pkg-config at it the standard way (--define-variable=prefix).
-build_with_pkgconfig() {
+build_with_pkgconfig() { # $1 = conduit
   command -v pkg-config >/dev/null 2>&1 || { echo "SKIP pkg-config: not installed"; return 0; }
   pc() { PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig pkg-config --define-variable=prefix="$PREFIX" "$@"; }
-  cflags=$(pc --cflags gasnet-smp-seq) || fail "pkg-config --cflags gasnet-smp-seq failed"
-  libs=$(pc --libs gasnet-smp-seq) || fail "pkg-config --libs gasnet-smp-seq failed"
-  libdir=$(pc --variable=libdir gasnet-smp-seq)
+  pkg=gasnet-$1-seq
+  cflags=$(pc --cflags $pkg) || fail "pkg-config --cflags $pkg failed"
+  libs=$(pc --libs $pkg) || fail "pkg-config --libs $pkg failed"
+  libdir=$(pc --variable=libdir $pkg)
   {
     echo "cflags: $cflags"
     echo "libs: $libs"
@@ -128,14 +142,19 @@ build_with_pkgconfig() {
   check_no_tree_paths "$TMP/build-pc.log"
   # A staged tree is not where the dynamic loader looks; an installed one
   # would be (ldconfig or the usual prefixes).
-  LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-  export LD_LIBRARY_PATH
-  check_libs_resolve "$WORK/hello_pc" "$libdir"
-  run_and_check ./hello_pc pkg-config
+  (
+    LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    export LD_LIBRARY_PATH
+    check_libs_resolve "$WORK/hello_pc" "$libdir"
+    run_and_check ./hello_pc "$1 pkg-config"
+  ) || exit 1
 }
 
 install_tree
 prepare_work
-build_with_mak
-build_with_pkgconfig
-echo "PASS install_example"
+for c in $CONDUITS; do
+  check_conduit_files "$c"
+  build_with_mak "$c"
+  build_with_pkgconfig "$c"
+done
+echo "PASS install_example ($CONDUITS )"

@@ -1,0 +1,129 @@
+# mpi_lib.sh: helpers shared by the mpi conduit's test scripts (sourced).
+#
+# A script sets BUILDDIR (absolute) and calls mpi_setup, which exits 77
+# (the harness's "skip") when this build has no mpi conduit. Each check
+# prints one PASS/FAIL line; mpi_finish exits 1 if any failed.
+
+FAILED=0
+PASSED=0
+
+mpi_setup() {
+  LAUNCHER=$BUILDDIR/conduits/mpi/gasnetrun_mpi
+  if [ ! -x "$LAUNCHER" ]; then
+    echo "SKIP: $LAUNCHER is missing (the mpi conduit is not built)"
+    exit 77
+  fi
+  WORK=$(mktemp -d "${TMPDIR:-/tmp}/mpitest.XXXXXX")
+  trap 'rm -rf "$WORK"' EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+  MPIRUN=$(sed -n 's/^MPIRUN=\${GASNET_MPIRUN:-\(.*\)}$/\1/p' "$LAUNCHER")
+  MPIRUN=${GASNET_MPIRUN:-$MPIRUN}
+  # Transports to run under: Open MPI's shared-memory and TCP BTLs, or
+  # whatever another MPI chooses by itself.
+  if "$MPIRUN" --version 2>&1 | grep -q -e "Open MPI" -e "OpenRTE"; then
+    TRANSPORTS=${GASNET_MPI_TRANSPORTS:-vader tcp}
+    # A job with a non-zero exit code makes Open MPI's mpirun wait a
+    # second between SIGTERM and SIGKILL for the remaining processes, two
+    # seconds in all; the error tests end that way hundreds of times.
+    FAST_TEARDOWN="--mca odls_base_sigkill_timeout 0"
+  else
+    TRANSPORTS=${GASNET_MPI_TRANSPORTS:-default}
+    FAST_TEARDOWN=
+  fi
+}
+
+# The mpirun options selecting transport $1 (and a quick teardown).
+transport_args() {
+  case $1 in
+    vader | shm) echo "--mca btl self,vader $FAST_TEARDOWN" ;;
+    tcp) echo "--mca btl tcp,self --mca btl_tcp_if_include lo $FAST_TEARDOWN" ;;
+    default) echo "$FAST_TEARDOWN" ;;
+    *) echo "mpi_lib.sh: unknown transport '$1'" >&2; exit 2 ;;
+  esac
+}
+
+node_list() { echo "${GASNET_TEST_NODES:-$1}" | tr ',' ' '; }
+
+now_ms() {
+  t=$(date +%s%N 2>/dev/null || true)
+  case $t in
+    *[!0-9]* | "") echo $(($(date +%s) * 1000)) ;;
+    *) echo $((t / 1000000)) ;;
+  esac
+}
+
+nap() { sleep 0.1 2>/dev/null || sleep 1; }
+
+rc_matches() {
+  case $2 in
+    '!0') [ "$1" -ne 0 ] ;;
+    *) [ "$1" -eq "$2" ] ;;
+  esac
+}
+
+# Live (non-zombie) processes running program $1 (its absolute path).
+prog_pids() {
+  ps -eo pid=,stat=,args= | P="$1" awk '$2 !~ /^Z/ && $3 == ENVIRON["P"] { print $1 }'
+}
+
+gasnet_files() {
+  for f in /dev/shm/*gasnet* /dev/shm/*GASNET* /tmp/*gasnet* /tmp/*GASNET*; do
+    [ -e "$f" ] && echo "$f"
+  done | sort
+}
+
+# Leftovers of a job of program $1: processes still running it after 3 s
+# (killed, they are ours) and gasnet files not in $WORK/files.before.
+# Prints what it found; returns 1 if anything.
+check_leftovers() {
+  end=$(($(now_ms) + 3000))
+  while :; do
+    left=$(prog_pids "$1")
+    [ -z "$left" ] && break
+    [ "$(now_ms)" -ge "$end" ] && break
+    nap
+  done
+  bad=0
+  if [ -n "$left" ]; then
+    echo "  processes left: $(echo "$left" | tr '\n' ' ')"
+    for p in $left; do kill -KILL "$p" 2>/dev/null || true; done
+    bad=1
+  fi
+  gasnet_files >"$WORK/files.after"
+  new=$(comm -13 "$WORK/files.before" "$WORK/files.after")
+  if [ -n "$new" ]; then
+    echo "  new gasnet files: $(echo "$new" | tr '\n' ' ')"
+    bad=1
+  fi
+  return $bad
+}
+
+# mpirun's error banners: a job that should end cleanly prints none.
+has_mpi_spew() {
+  grep -q -e '^----------' -e 'MPI_ABORT' -e 'exiting improperly' -e 'Primary job' "$1"
+}
+
+show_tail() {
+  for f in "$@"; do
+    [ -s "$f" ] || continue
+    echo "  --- tail of $(basename "$f")"
+    tail -n 15 "$f" | sed 's/^/  | /'
+  done
+}
+
+verdict() { # $1 = 0 pass / 1 fail, $2 = label
+  if [ "$1" -eq 0 ]; then
+    echo "PASS $2"
+    PASSED=$((PASSED + 1))
+  else
+    echo "FAIL $2"
+    FAILED=$((FAILED + 1))
+  fi
+}
+
+mpi_finish() {
+  echo "$PASSED passed, $FAILED failed"
+  [ "$FAILED" -eq 0 ] || exit 1
+  exit 0
+}

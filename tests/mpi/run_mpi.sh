@@ -1,0 +1,95 @@
+#!/bin/sh
+# run_mpi.sh: run one program on the mpi conduit under every transport and
+# node count, and check how each job ends.
+#
+# Usage: run_mpi.sh BUILDDIR NODELIST EXPECT [VAR=VALUE...] PROGRAM [ARGS...]
+#
+#   NODELIST   comma list of node counts (GASNET_TEST_NODES overrides it)
+#   EXPECT     the job's exit code: a number or !0
+#   VAR=VALUE  environment for the job; LAUNCH=mpirun runs plain
+#              `mpirun -np N` (with only the options this machine needs)
+#              instead of gasnetrun_mpi
+#   PROGRAM    relative to BUILDDIR; @N@ in ARGS becomes the node count
+#
+# Transports: GASNET_MPI_TRANSPORTS (default "vader tcp" under Open MPI).
+# A job expected to exit 0 must also leave stderr free of mpirun's error
+# banners. After each job: no process of PROGRAM and no gasnet file left.
+set -eu
+
+if [ $# -lt 4 ]; then
+  echo "usage: $0 BUILDDIR NODELIST EXPECT [VAR=VALUE...] PROGRAM [ARGS...]" >&2
+  exit 2
+fi
+BUILDDIR=$(cd "$1" && pwd)
+NODELIST=$2
+EXPECT=$3
+shift 3
+. "$(dirname "$0")/mpi_lib.sh"
+mpi_setup
+
+ENVS=""
+PLAIN=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    LAUNCH=mpirun) PLAIN=1; shift ;;
+    LAUNCH=*) echo "run_mpi.sh: unknown $1" >&2; exit 2 ;;
+    *=*) ENVS="$ENVS $1"; shift ;;
+    *) break ;;
+  esac
+done
+PROG=$BUILDDIR/$1
+shift
+[ -x "$PROG" ] || { echo "FAIL setup: $PROG is missing (make check builds it)"; exit 1; }
+LIMIT=${GASNET_MPI_JOB_LIMIT:-600}
+
+run_one() { # $1 = transport, $2 = node count
+  tr=$1
+  n=$2
+  label="$(basename "$PROG") $ARGS_LABEL n=$n $tr${ENVS:+ $ENVS}"
+  [ $PLAIN -eq 1 ] && label="$label (plain mpirun)"
+  out=$WORK/out
+  err=$WORK/err
+  gasnet_files >"$WORK/files.before"
+  if [ $PLAIN -eq 1 ]; then
+    extra=""
+    [ "$(id -u)" = 0 ] && extra="--allow-run-as-root"
+    extra="$extra --oversubscribe"
+    set -- "$MPIRUN" $extra $(transport_args "$tr") -np "$n" "$PROG"
+  else
+    set -- "$LAUNCHER" -n "$n" "$PROG"
+  fi
+  for a in $ARGS; do set -- "$@" "$(echo "$a" | sed "s/@N@/$n/g")"; done
+  start=$(now_ms)
+  rc=0
+  # shellcheck disable=SC2086 # ENVS is a list of words on purpose
+  GASNET_MPIRUN_ARGS="$(transport_args "$tr") ${GASNET_MPIRUN_ARGS:-}" \
+    timeout -k 5 "$LIMIT" env $ENVS "$@" >"$out" 2>"$err" </dev/null || rc=$?
+  took=$(($(now_ms) - start))
+  ok=0
+  detail="rc=$rc, $((took / 1000)).$(printf '%03d' $((took % 1000)))s"
+  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] && [ "$took" -ge $((LIMIT * 1000 - 500)) ]; then
+    detail="$detail (hung: killed after ${LIMIT} s)"
+    ok=1
+  elif ! rc_matches "$rc" "$EXPECT"; then
+    detail="$detail (expected $EXPECT)"
+    ok=1
+  elif [ "$EXPECT" = 0 ] && has_mpi_spew "$err"; then
+    detail="$detail (mpirun printed errors)"
+    ok=1
+  fi
+  if ! check_leftovers "$PROG"; then
+    detail="$detail, leaked"
+    ok=1
+  fi
+  verdict $ok "$label: $detail"
+  if [ $ok -ne 0 ]; then show_tail "$out" "$err"; fi
+}
+
+ARGS="$*"
+ARGS_LABEL="$*"
+for tr in $TRANSPORTS; do
+  for n in $(node_list "$NODELIST"); do
+    run_one "$tr" "$n"
+  done
+done
+mpi_finish
