@@ -71,46 +71,20 @@ static int bcast_any(const gasnete_coll_args_t *a, gasnet_node_t size) {
 }
 
 /* ------------------------------------------------------------ flat put */
-typedef struct {
-  gasnete_coll_putfan_t fan;
-  int copied;
-} bcast_put_t;
-
+/* The root puts its src into every other rank's dst. */
 static void bcast_put_setup(gasnete_coll_op_t *op) {
-  bcast_put_t *b = gasnete_coll_calloc(1, sizeof(*b));
-  gasnet_node_t size = op->team->size, me = op->team->myrank, root = op->args.root;
-  int is_root = me == root;
-  gasnete_coll_putfan_init(&b->fan, op, is_root ? size - 1 : 0, is_root ? 0 : 1, is_root ? 0 : 1);
+  gasnet_node_t size = op->team->size, root = op->args.root;
+  int is_root = op->team->myrank == root;
+  gasnete_coll_putfan_t *fan =
+      gasnete_coll_putfan_new(op, is_root ? size - 1 : 0, is_root ? 0 : 1, is_root ? 0 : 1);
   if (is_root) {
+    gasnete_coll_putfan_own_block(fan, op->args.dst, op->args.src, op->args.nbytes);
     uint32_t n = 0;
     for (gasnet_node_t r = 0; r < size; r++)
-      if (r != root) b->fan.puts[n++] = (gasnete_coll_put_t){r, op->args.src, op->args.nbytes, 0, 0, 0};
-  } else if (b->fan.announce) {
-    b->fan.announce[0] = root;
+      if (r != root) fan->puts[n++] = (gasnete_coll_put_t){r, op->args.src, op->args.nbytes, 0, 0, 0};
+  } else if (fan->announce) {
+    fan->announce[0] = root;
   }
-  op->priv = b;
-}
-
-static void bcast_put_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
-  bcast_put_t *b = op->priv;
-  if (!gasnete_coll_putfan_deliver(&b->fan, msg))
-    gasneti_fatalerror("gasnet_coll broadcast: unexpected message tag 0x%x", (unsigned)msg->tag);
-}
-
-static gasnete_coll_progress_t bcast_put_progress(gasnete_coll_op_t *op) {
-  bcast_put_t *b = op->priv;
-  const gasnete_coll_args_t *a = &op->args;
-  if (!b->copied && op->team->myrank == a->root) {
-    if (a->dst != a->src) memcpy(a->dst, a->src, a->nbytes);
-    b->copied = 1;
-  }
-  return gasnete_coll_putfan_progress(op, &b->fan);
-}
-
-static void bcast_put_cleanup(gasnete_coll_op_t *op) {
-  bcast_put_t *b = op->priv;
-  gasnete_coll_putfan_free(&b->fan);
-  free(b);
 }
 
 /* ------------------------------------------------------------ the table */
@@ -125,7 +99,7 @@ const gasnete_coll_alg_t gasnete_coll_bcast_algs[] = {
     BCAST_TREE("knomial", GASNETE_COLL_TREE_KNOMIAL,
                "AM chunks down a k-nomial tree (GASNET_COLL_TREE_RADIX)"),
     {"put", "root puts into every destination (dst in segment)", GASNETE_COLL_BROADCAST, 0,
-     gasnete_coll_putfan_eligible, bcast_put_setup, bcast_put_progress, bcast_put_deliver,
-     bcast_put_cleanup},
+     gasnete_coll_putfan_eligible, bcast_put_setup, gasnete_coll_putfan_alg_progress,
+     gasnete_coll_putfan_alg_deliver, gasnete_coll_putfan_alg_cleanup},
 };
 const unsigned gasnete_coll_bcast_nalgs = sizeof(gasnete_coll_bcast_algs) / sizeof(gasnete_coll_bcast_algs[0]);

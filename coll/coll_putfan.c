@@ -12,10 +12,11 @@ int gasnete_coll_putfan_needs_ready(const gasnete_coll_op_t *op) {
   return (op->args.flags & (GASNET_COLL_LOCAL | GASNET_COLL_IN_MYSYNC)) != 0;
 }
 
-void gasnete_coll_putfan_init(gasnete_coll_putfan_t *fan, gasnete_coll_op_t *op, uint32_t nputs,
-                              uint32_t nannounce, uint32_t done_expected) {
+gasnete_coll_putfan_t *gasnete_coll_putfan_new(gasnete_coll_op_t *op, uint32_t nputs,
+                                               uint32_t nannounce, uint32_t done_expected) {
   gasnet_node_t size = op->team->size;
-  memset(fan, 0, sizeof(*fan));
+  gasnete_coll_putfan_t *fan = gasnete_coll_calloc(1, sizeof(*fan));
+  op->priv = fan;
   fan->nputs = nputs;
   fan->puts = gasnete_coll_calloc(nputs, sizeof(gasnete_coll_put_t));
   fan->done_expected = done_expected;
@@ -32,6 +33,7 @@ void gasnete_coll_putfan_init(gasnete_coll_putfan_t *fan, gasnete_coll_op_t *op,
       fan->peer_ready[r] = 1;
     }
   }
+  return fan;
 }
 
 static int gasnete_coll_putfan_try_issue(gasnete_coll_putfan_t *fan, gasnete_coll_op_t *op,
@@ -67,8 +69,13 @@ static void gasnete_coll_putfan_signal(gasnete_coll_putfan_t *fan, gasnete_coll_
   }
 }
 
-gasnete_coll_progress_t gasnete_coll_putfan_progress(gasnete_coll_op_t *op,
-                                                     gasnete_coll_putfan_t *fan) {
+gasnete_coll_progress_t gasnete_coll_putfan_alg_progress(gasnete_coll_op_t *op) {
+  gasnete_coll_putfan_t *fan = op->priv;
+  if (!fan->own_copied) {
+    if (fan->own_nbytes && fan->own_dst != fan->own_src)
+      memcpy(fan->own_dst, fan->own_src, fan->own_nbytes);
+    fan->own_copied = 1;
+  }
   if (!fan->announced) {
     fan->announced = 1;
     uint32_t tag = gasnete_coll_tag(GASNETE_COLL_TAG_ALG, GASNETE_COLL_STEP_READY, 0);
@@ -83,22 +90,27 @@ gasnete_coll_progress_t gasnete_coll_putfan_progress(gasnete_coll_op_t *op,
   return GASNETE_COLL_DONE;
 }
 
-int gasnete_coll_putfan_deliver(gasnete_coll_putfan_t *fan, const gasnete_coll_msg_t *msg) {
+void gasnete_coll_putfan_alg_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
+  gasnete_coll_putfan_t *fan = op->priv;
   switch (gasnete_coll_tag_step(msg->tag)) {
     case GASNETE_COLL_STEP_READY:
       fan->peer_base[msg->src_rank] = msg->offset;
       __atomic_store_n(&fan->peer_ready[msg->src_rank], 1, __ATOMIC_RELEASE);
-      return 1;
+      break;
     case GASNETE_COLL_STEP_DONE:
       __atomic_fetch_add(&fan->done_received, 1, __ATOMIC_ACQ_REL);
-      return 1;
-    default: return 0;
+      break;
+    default:
+      gasneti_fatalerror("%s (put algorithm): unexpected message tag 0x%x from rank %u", op->call,
+                         (unsigned)msg->tag, (unsigned)msg->src_rank);
   }
 }
 
-void gasnete_coll_putfan_free(gasnete_coll_putfan_t *fan) {
+void gasnete_coll_putfan_alg_cleanup(gasnete_coll_op_t *op) {
+  gasnete_coll_putfan_t *fan = op->priv;
   free(fan->puts);
   free(fan->announce);
   free(fan->peer_base);
   free(fan->peer_ready);
+  free(fan);
 }

@@ -39,20 +39,36 @@ typedef struct {
   uint32_t done_received; /* atomic */
   uint32_t next_put;      /* puts before it are issued */
   uint32_t unsignalled;   /* issued puts not yet signalled */
+  /* This node's own block, copied locally when the data phase begins. */
+  void *own_dst;
+  const void *own_src;
+  size_t own_nbytes;
+  int own_copied;
 } gasnete_coll_putfan_t;
 
 /* Put-based algorithms need the destination in the segment. */
 extern int gasnete_coll_putfan_eligible(const gasnete_coll_args_t *args, gasnet_node_t size);
 /* Does this op need READY announcements (LOCAL addressing or IN_MYSYNC)? */
 extern int gasnete_coll_putfan_needs_ready(const gasnete_coll_op_t *op);
-/* Allocate for nputs puts and nannounce announcements; done_expected DONE
- * signals are awaited. Fill puts[] and announce[] afterwards. */
-extern void gasnete_coll_putfan_init(gasnete_coll_putfan_t *fan, gasnete_coll_op_t *op,
-                                     uint32_t nputs, uint32_t nannounce, uint32_t done_expected);
-extern gasnete_coll_progress_t gasnete_coll_putfan_progress(gasnete_coll_op_t *op,
-                                                            gasnete_coll_putfan_t *fan);
-/* Takes READY and DONE messages; returns 0 for a message it does not own. */
-extern int gasnete_coll_putfan_deliver(gasnete_coll_putfan_t *fan, const gasnete_coll_msg_t *msg);
-extern void gasnete_coll_putfan_free(gasnete_coll_putfan_t *fan);
+/* An algorithm's setup makes the op's fan (op->priv) for nputs puts and
+ * nannounce announcements, awaiting done_expected DONE signals, then fills
+ * puts[] and announce[] (announce is NULL when no READY is needed) and
+ * names its own block with gasnete_coll_putfan_own_block. */
+extern gasnete_coll_putfan_t *gasnete_coll_putfan_new(gasnete_coll_op_t *op, uint32_t nputs,
+                                                      uint32_t nannounce, uint32_t done_expected);
+
+/* The block this node copies to itself (not when dst is src: the spec's
+ * overlap exception). */
+static inline void gasnete_coll_putfan_own_block(gasnete_coll_putfan_t *fan, void *dst,
+                                                 const void *src, size_t nbytes) {
+  fan->own_dst = dst;
+  fan->own_src = src;
+  fan->own_nbytes = nbytes;
+}
+
+/* The rest of every put algorithm's entry in its table. */
+extern gasnete_coll_progress_t gasnete_coll_putfan_alg_progress(gasnete_coll_op_t *op);
+extern void gasnete_coll_putfan_alg_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg);
+extern void gasnete_coll_putfan_alg_cleanup(gasnete_coll_op_t *op);
 
 #endif

@@ -158,44 +158,20 @@ static void exchange_bruck_cleanup(gasnete_coll_op_t *op) {
 }
 
 /* ------------------------------------------------------------ put */
-typedef struct {
-  gasnete_coll_putfan_t fan;
-  int copied;
-} exchange_put_t;
-
+/* Rank me puts block p of its src into block me of rank p's dst, starting
+ * with me+1 (staggered, so the ranks do not all hit one target at once). */
 static void exchange_put_setup(gasnete_coll_op_t *op) {
-  exchange_put_t *x = gasnete_coll_calloc(1, sizeof(*x));
   gasnet_node_t size = op->team->size, me = op->team->myrank;
   size_t nb = op->args.nbytes;
-  gasnete_coll_putfan_init(&x->fan, op, size - 1, size - 1, size - 1);
+  const char *src = op->args.src;
+  gasnete_coll_putfan_t *fan = gasnete_coll_putfan_new(op, size - 1, size - 1, size - 1);
+  gasnete_coll_putfan_own_block(fan, (char *)op->args.dst + (size_t)me * nb, src + (size_t)me * nb,
+                                nb);
   for (gasnet_node_t k = 1; k < size; k++) {
     gasnet_node_t peer = gasnete_coll_rank_add(me, k, size);
-    x->fan.puts[k - 1] = (gasnete_coll_put_t){peer, (const char *)op->args.src + (size_t)peer * nb,
-                                              nb, (uint64_t)me * nb, 0, 0};
-    if (x->fan.announce) x->fan.announce[k - 1] = peer;
+    fan->puts[k - 1] = (gasnete_coll_put_t){peer, src + (size_t)peer * nb, nb, (uint64_t)me * nb, 0, 0};
+    if (fan->announce) fan->announce[k - 1] = peer;
   }
-  op->priv = x;
-}
-
-static void exchange_put_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
-  exchange_put_t *x = op->priv;
-  if (!gasnete_coll_putfan_deliver(&x->fan, msg))
-    gasneti_fatalerror("gasnet_coll exchange: unexpected message tag 0x%x", (unsigned)msg->tag);
-}
-
-static gasnete_coll_progress_t exchange_put_progress(gasnete_coll_op_t *op) {
-  exchange_put_t *x = op->priv;
-  if (!x->copied) {
-    exchange_own_block(op);
-    x->copied = 1;
-  }
-  return gasnete_coll_putfan_progress(op, &x->fan);
-}
-
-static void exchange_put_cleanup(gasnete_coll_op_t *op) {
-  exchange_put_t *x = op->priv;
-  gasnete_coll_putfan_free(&x->fan);
-  free(x);
 }
 
 const gasnete_coll_alg_t gasnete_coll_exchange_algs[] = {
@@ -206,8 +182,8 @@ const gasnete_coll_alg_t gasnete_coll_exchange_algs[] = {
      exchange_any, exchange_bruck_setup, exchange_bruck_progress, exchange_bruck_deliver,
      exchange_bruck_cleanup},
     {"put", "staggered puts into every dst (dst in segment)", GASNETE_COLL_EXCHANGE, 0,
-     gasnete_coll_putfan_eligible, exchange_put_setup, exchange_put_progress, exchange_put_deliver,
-     exchange_put_cleanup},
+     gasnete_coll_putfan_eligible, exchange_put_setup, gasnete_coll_putfan_alg_progress,
+     gasnete_coll_putfan_alg_deliver, gasnete_coll_putfan_alg_cleanup},
 };
 const unsigned gasnete_coll_exchange_nalgs =
     sizeof(gasnete_coll_exchange_algs) / sizeof(gasnete_coll_exchange_algs[0]);

@@ -83,49 +83,23 @@ static int gather_any(const gasnete_coll_args_t *a, gasnet_node_t size) {
 }
 
 /* ------------------------------------------------------------ flat put */
-typedef struct {
-  gasnete_coll_putfan_t fan;
-  int copied;
-} gather_put_t;
-
+/* Every other rank puts its src into block r of the root's dst. */
 static void gather_put_setup(gasnete_coll_op_t *op) {
-  gather_put_t *g = gasnete_coll_calloc(1, sizeof(*g));
   gasnet_node_t size = op->team->size, root = op->args.root, me = op->team->myrank;
   int is_root = me == root;
   size_t nb = op->args.nbytes;
-  gasnete_coll_putfan_init(&g->fan, op, is_root ? 0 : 1, is_root ? size - 1 : 0,
-                           is_root ? size - 1 : 0);
+  gasnete_coll_putfan_t *fan = gasnete_coll_putfan_new(op, is_root ? 0 : 1, is_root ? size - 1 : 0,
+                                                       is_root ? size - 1 : 0);
   if (!is_root) {
-    g->fan.puts[0] = (gasnete_coll_put_t){root, op->args.src, nb, (uint64_t)me * nb, 0, 0};
-  } else if (g->fan.announce) {
+    fan->puts[0] = (gasnete_coll_put_t){root, op->args.src, nb, (uint64_t)me * nb, 0, 0};
+    return;
+  }
+  gasnete_coll_putfan_own_block(fan, (char *)op->args.dst + (size_t)root * nb, op->args.src, nb);
+  if (fan->announce) {
     uint32_t n = 0;
     for (gasnet_node_t r = 0; r < size; r++)
-      if (r != root) g->fan.announce[n++] = r;
+      if (r != root) fan->announce[n++] = r;
   }
-  op->priv = g;
-}
-
-static void gather_put_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
-  gather_put_t *g = op->priv;
-  if (!gasnete_coll_putfan_deliver(&g->fan, msg))
-    gasneti_fatalerror("gasnet_coll gather: unexpected message tag 0x%x", (unsigned)msg->tag);
-}
-
-static gasnete_coll_progress_t gather_put_progress(gasnete_coll_op_t *op) {
-  gather_put_t *g = op->priv;
-  const gasnete_coll_args_t *a = &op->args;
-  if (!g->copied && op->team->myrank == a->root) {
-    char *mine = (char *)a->dst + (size_t)a->root * a->nbytes;
-    if (mine != a->src) memcpy(mine, a->src, a->nbytes);
-    g->copied = 1;
-  }
-  return gasnete_coll_putfan_progress(op, &g->fan);
-}
-
-static void gather_put_cleanup(gasnete_coll_op_t *op) {
-  gather_put_t *g = op->priv;
-  gasnete_coll_putfan_free(&g->fan);
-  free(g);
 }
 
 #define GATHER_TREE(name_, shape_, desc_)                                                  \
@@ -139,8 +113,8 @@ const gasnete_coll_alg_t gasnete_coll_gather_algs[] = {
     GATHER_TREE("knomial", GASNETE_COLL_TREE_KNOMIAL,
                 "subtree runs up a k-nomial tree (GASNET_COLL_TREE_RADIX)"),
     {"put", "every rank puts its block into the root's dst (dst in segment)", GASNETE_COLL_GATHER,
-     0, gasnete_coll_putfan_eligible, gather_put_setup, gather_put_progress, gather_put_deliver,
-     gather_put_cleanup},
+     0, gasnete_coll_putfan_eligible, gather_put_setup, gasnete_coll_putfan_alg_progress,
+     gasnete_coll_putfan_alg_deliver, gasnete_coll_putfan_alg_cleanup},
 };
 const unsigned gasnete_coll_gather_nalgs =
     sizeof(gasnete_coll_gather_algs) / sizeof(gasnete_coll_gather_algs[0]);

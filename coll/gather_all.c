@@ -164,43 +164,17 @@ static void gather_all_gb_cleanup(gasnete_coll_op_t *op) {
 }
 
 /* ------------------------------------------------------------ put */
-typedef struct {
-  gasnete_coll_putfan_t fan;
-  int copied;
-} gather_all_put_t;
-
+/* Every rank puts its src into block me of every other rank's dst. */
 static void gather_all_put_setup(gasnete_coll_op_t *op) {
-  gather_all_put_t *g = gasnete_coll_calloc(1, sizeof(*g));
   gasnet_node_t size = op->team->size, me = op->team->myrank;
   size_t nb = op->args.nbytes;
-  gasnete_coll_putfan_init(&g->fan, op, size - 1, size - 1, size - 1);
+  gasnete_coll_putfan_t *fan = gasnete_coll_putfan_new(op, size - 1, size - 1, size - 1);
+  gasnete_coll_putfan_own_block(fan, (char *)op->args.dst + (size_t)me * nb, op->args.src, nb);
   for (gasnet_node_t k = 1; k < size; k++) {
     gasnet_node_t peer = gasnete_coll_rank_add(me, k, size);
-    g->fan.puts[k - 1] = (gasnete_coll_put_t){peer, op->args.src, nb, (uint64_t)me * nb, 0, 0};
-    if (g->fan.announce) g->fan.announce[k - 1] = peer;
+    fan->puts[k - 1] = (gasnete_coll_put_t){peer, op->args.src, nb, (uint64_t)me * nb, 0, 0};
+    if (fan->announce) fan->announce[k - 1] = peer;
   }
-  op->priv = g;
-}
-
-static void gather_all_put_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
-  gather_all_put_t *g = op->priv;
-  if (!gasnete_coll_putfan_deliver(&g->fan, msg))
-    gasneti_fatalerror("gasnet_coll gather_all: unexpected message tag 0x%x", (unsigned)msg->tag);
-}
-
-static gasnete_coll_progress_t gather_all_put_progress(gasnete_coll_op_t *op) {
-  gather_all_put_t *g = op->priv;
-  if (!g->copied) {
-    gather_all_own_block(op);
-    g->copied = 1;
-  }
-  return gasnete_coll_putfan_progress(op, &g->fan);
-}
-
-static void gather_all_put_cleanup(gasnete_coll_op_t *op) {
-  gather_all_put_t *g = op->priv;
-  gasnete_coll_putfan_free(&g->fan);
-  free(g);
 }
 
 const gasnete_coll_alg_t gasnete_coll_gather_all_algs[] = {
@@ -214,8 +188,8 @@ const gasnete_coll_alg_t gasnete_coll_gather_all_algs[] = {
      0, gather_all_any, gather_all_gb_setup, gather_all_gb_progress, gather_all_gb_deliver,
      gather_all_gb_cleanup},
     {"put", "every rank puts its block into every dst (dst in segment)", GASNETE_COLL_GATHER_ALL,
-     0, gasnete_coll_putfan_eligible, gather_all_put_setup, gather_all_put_progress,
-     gather_all_put_deliver, gather_all_put_cleanup},
+     0, gasnete_coll_putfan_eligible, gather_all_put_setup, gasnete_coll_putfan_alg_progress,
+     gasnete_coll_putfan_alg_deliver, gasnete_coll_putfan_alg_cleanup},
 };
 const unsigned gasnete_coll_gather_all_nalgs =
     sizeof(gasnete_coll_gather_all_algs) / sizeof(gasnete_coll_gather_all_algs[0]);

@@ -89,49 +89,22 @@ static int scatter_any(const gasnete_coll_args_t *a, gasnet_node_t size) {
 }
 
 /* ------------------------------------------------------------ flat put */
-typedef struct {
-  gasnete_coll_putfan_t fan;
-  int copied;
-} scatter_put_t;
-
+/* The root puts block r of its src into rank r's dst. */
 static void scatter_put_setup(gasnete_coll_op_t *op) {
-  scatter_put_t *s = gasnete_coll_calloc(1, sizeof(*s));
   gasnet_node_t size = op->team->size, root = op->args.root;
   int is_root = op->team->myrank == root;
   size_t nb = op->args.nbytes;
-  gasnete_coll_putfan_init(&s->fan, op, is_root ? size - 1 : 0, is_root ? 0 : 1, is_root ? 0 : 1);
+  const char *src = op->args.src;
+  gasnete_coll_putfan_t *fan =
+      gasnete_coll_putfan_new(op, is_root ? size - 1 : 0, is_root ? 0 : 1, is_root ? 0 : 1);
   if (is_root) {
+    gasnete_coll_putfan_own_block(fan, op->args.dst, src + (size_t)root * nb, nb);
     uint32_t n = 0;
     for (gasnet_node_t r = 0; r < size; r++)
-      if (r != root)
-        s->fan.puts[n++] = (gasnete_coll_put_t){r, (const char *)op->args.src + (size_t)r * nb, nb, 0, 0, 0};
-  } else if (s->fan.announce) {
-    s->fan.announce[0] = root;
+      if (r != root) fan->puts[n++] = (gasnete_coll_put_t){r, src + (size_t)r * nb, nb, 0, 0, 0};
+  } else if (fan->announce) {
+    fan->announce[0] = root;
   }
-  op->priv = s;
-}
-
-static void scatter_put_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
-  scatter_put_t *s = op->priv;
-  if (!gasnete_coll_putfan_deliver(&s->fan, msg))
-    gasneti_fatalerror("gasnet_coll scatter: unexpected message tag 0x%x", (unsigned)msg->tag);
-}
-
-static gasnete_coll_progress_t scatter_put_progress(gasnete_coll_op_t *op) {
-  scatter_put_t *s = op->priv;
-  const gasnete_coll_args_t *a = &op->args;
-  if (!s->copied && op->team->myrank == a->root) {
-    const char *mine = (const char *)a->src + (size_t)a->root * a->nbytes;
-    if (mine != a->dst) memcpy(a->dst, mine, a->nbytes);
-    s->copied = 1;
-  }
-  return gasnete_coll_putfan_progress(op, &s->fan);
-}
-
-static void scatter_put_cleanup(gasnete_coll_op_t *op) {
-  scatter_put_t *s = op->priv;
-  gasnete_coll_putfan_free(&s->fan);
-  free(s);
 }
 
 #define SCATTER_TREE(name_, shape_, desc_)                                                   \
@@ -145,8 +118,8 @@ const gasnete_coll_alg_t gasnete_coll_scatter_algs[] = {
     SCATTER_TREE("knomial", GASNETE_COLL_TREE_KNOMIAL,
                  "subtree runs down a k-nomial tree (GASNET_COLL_TREE_RADIX)"),
     {"put", "root puts each block into its destination (dst in segment)", GASNETE_COLL_SCATTER, 0,
-     gasnete_coll_putfan_eligible, scatter_put_setup, scatter_put_progress, scatter_put_deliver,
-     scatter_put_cleanup},
+     gasnete_coll_putfan_eligible, scatter_put_setup, gasnete_coll_putfan_alg_progress,
+     gasnete_coll_putfan_alg_deliver, gasnete_coll_putfan_alg_cleanup},
 };
 const unsigned gasnete_coll_scatter_nalgs =
     sizeof(gasnete_coll_scatter_algs) / sizeof(gasnete_coll_scatter_algs[0]);
