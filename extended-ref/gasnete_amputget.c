@@ -1,7 +1,8 @@
 /* gasnete_amputget.c: put, get and memset as active messages (seed 001).
  *
- *   put  nbytes <= gasnet_AMMaxMedium(): one Medium request; the handler
- *        copies the payload to its destination.
+ *   put  nbytes <= GASNET_AMPUT_MEDIUM_MAX (default 4 KiB, at most
+ *        gasnet_AMMaxMedium()): one Medium request; the handler copies
+ *        the payload to its destination.
  *        larger: Long requests of up to gasnet_AMMaxLongRequest() bytes,
  *        whose payload the conduit lands in the destination segment
  *        (LongAsync for the _bulk forms).
@@ -14,6 +15,7 @@
  * on the counter whose address travels in the last two handler args. */
 #include "gasnete_internal.h"
 
+#include <gasnet_tools.h>
 #include <string.h>
 
 /* ------------------------------------------------------------ handlers */
@@ -77,6 +79,25 @@ static void gasnete_memset_reqh(gasnet_token_t token, gasnet_handlerarg_t dh,
   gasnet_AMReplyShort2(token, GASNETE_H_DONE, ch, cl);
 }
 
+/* ------------------------------------------------------------ the put threshold
+ * Puts up to this many bytes travel as Mediums, larger ones as Longs. A
+ * Medium costs a copy on each side (into the message, out of it in the
+ * handler), a Long at most one, as conduits land its payload in the
+ * destination segment; below a few KiB the Medium's simpler path wins or
+ * ties. Read at attach (GASNET_AMPUT_MEDIUM_MAX), capped by the conduit's
+ * Medium limit. */
+#define GASNETE_AMPUT_MEDIUM_MAX_DEFAULT 4096
+static size_t gasnete_put_medium_max = GASNETE_AMPUT_MEDIUM_MAX_DEFAULT;
+
+static void gasnete_amputget_attach(void) {
+  int64_t v = gasnett_getenv_int_withdefault("GASNET_AMPUT_MEDIUM_MAX",
+                                             GASNETE_AMPUT_MEDIUM_MAX_DEFAULT, 1);
+  if (v < 0)
+    gasneti_fatalerror("GASNET_AMPUT_MEDIUM_MAX=%lld is negative", (long long)v);
+  size_t mm = gasnet_AMMaxMedium();
+  gasnete_put_medium_max = (uint64_t)v < mm ? (size_t)v : mm;
+}
+
 /* Peers may send as soon as their gasnet_attach returns, so the handlers
  * are in the table before main runs. */
 GASNETE_CONSTRUCTOR static void gasnete_amputget_register(void) {
@@ -93,13 +114,14 @@ GASNETE_CONSTRUCTOR static void gasnete_amputget_register(void) {
   gasneti_handler_register_range(table, (int)(sizeof(table) / sizeof(table[0])),
                                  GASNETI_HANDLER_EXTENDED_MIN, GASNETI_HANDLER_EXTENDED_MAX,
                                  "extended-ref put/get");
+  gasneti_attach_hook_register(gasnete_amputget_attach);
 }
 
 /* ------------------------------------------------------------ initiation */
 void gasnete_am_put(gasnet_node_t node, void *dest, void *src, size_t nbytes,
                     gasnete_counter_t *ctr, int bulk) {
   const gasnet_handlerarg_t ch = gasnete_phi(&ctr->completed), cl = gasnete_plo(&ctr->completed);
-  if (nbytes <= gasnet_AMMaxMedium()) {
+  if (nbytes <= gasnete_put_medium_max) {
     ctr->initiated++;
     gasnet_AMRequestMedium4(node, GASNETE_H_PUT_MEDIUM, src, nbytes, gasnete_phi(dest),
                             gasnete_plo(dest), ch, cl);

@@ -6,7 +6,9 @@
  *   -am            move put/get/memset by active messages even where the
  *                  conduit could copy directly (sets GASNET_SMP_PUTGET=am;
  *                  other conduits ignore it)
- *   -barrier NAME  barrier implementation (sets GASNET_BARRIER=NAME) */
+ *   -barrier NAME  barrier implementation (sets GASNET_BARRIER=NAME)
+ *   -medium-max N  AM puts of up to N bytes as Mediums, larger as Longs
+ *                  (sets GASNET_AMPUT_MEDIUM_MAX=N) */
 #ifndef EXT_TEST_H
 #define EXT_TEST_H
 
@@ -75,6 +77,8 @@ static inline void ext_parse_common(int *argc, char ***argv) {
       ext_am_path = 1;
     } else if (!strcmp(av[i], "-barrier") && i + 1 < *argc) {
       ext_barrier_name = av[++i];
+    } else if (!strcmp(av[i], "-medium-max") && i + 1 < *argc) {
+      gasnett_setenv("GASNET_AMPUT_MEDIUM_MAX", av[++i]);
     } else {
       av[out++] = av[i];
     }
