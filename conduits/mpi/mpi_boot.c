@@ -200,10 +200,11 @@ static void gasnetc_alloc_state(void) {
   unsigned nodes = gasneti_nodes;
   m->credits = gasnetc_calloc(nodes, sizeof(*m->credits));
   m->owed = gasnetc_calloc(nodes, sizeof(*m->owed));
-  m->payload_seq = gasnetc_calloc(nodes, sizeof(uint32_t));
-  m->payload_next = gasnetc_calloc(nodes, sizeof(uint32_t));
-  m->deferred_head = gasnetc_calloc(nodes, sizeof(int));
-  for (unsigned i = 0; i < nodes; i++) m->deferred_head[i] = -1;
+  m->payload_seq = gasnetc_calloc(nodes, sizeof(*m->payload_seq));
+  m->payload_next = gasnetc_calloc(nodes, sizeof(*m->payload_next));
+  m->deferred_head = gasnetc_calloc(nodes, sizeof(*m->deferred_head));
+  for (unsigned i = 0; i < nodes; i++)
+    m->deferred_head[i][GASNETC_CH_REQ] = m->deferred_head[i][GASNETC_CH_REP] = -1;
   m->owed_queue = gasnetc_calloc(nodes, sizeof(gasnet_node_t));
   m->owed_queued = gasnetc_calloc(nodes, 1);
   for (unsigned i = 0; i < nodes; i++)

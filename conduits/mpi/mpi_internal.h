@@ -23,7 +23,7 @@ enum {
   GASNETC_TAG_REQ = 1,      /* request packets */
   GASNETC_TAG_REP = 2,      /* reply packets */
   GASNETC_TAG_CTRL = 3,     /* credit returns and exit notices */
-  GASNETC_TAG_PAYLOAD = 4   /* separate payloads, matched in the sender's order */
+  GASNETC_TAG_PAYLOAD = 4   /* separate payloads: + channel, matched in the sender's order */
 };
 
 /* Packet header flags. */
@@ -40,7 +40,7 @@ typedef struct {
   uint8_t flags;
   uint32_t src;
   uint16_t credits[GASNETC_NCH]; /* credits returned to the receiver, per channel */
-  uint32_t payload_seq;          /* separate payload: its number from this sender */
+  uint32_t payload_seq;          /* separate payload: its number from this sender, per channel */
   uint64_t nbytes;
   uint64_t dest_addr;
 } gasnetc_hdr_t;
@@ -91,12 +91,12 @@ typedef struct {
   /* Flow control, per peer: credits we hold toward it and credits we owe it. */
   uint16_t (*credits)[GASNETC_NCH];
   uint16_t (*owed)[GASNETC_NCH];
-  uint32_t *payload_seq;    /* separate payloads sent to each peer */
-  /* Receiving separate payloads, per source: the number of the next one
-   * to post a receive for, and packets that arrived ahead of it (a list
-   * through deferred_next, indexed by packet slot; -1 ends it). */
-  uint32_t *payload_next;
-  int *deferred_head;
+  uint32_t (*payload_seq)[GASNETC_NCH]; /* separate payloads sent to each peer */
+  /* Receiving separate payloads, per source and channel: the number of the
+   * next one to post a receive for, and packets that arrived ahead of it
+   * (a list through deferred_next, indexed by packet slot; -1 ends it). */
+  uint32_t (*payload_next)[GASNETC_NCH];
+  int (*deferred_head)[GASNETC_NCH];
   int *deferred_next;
   gasnet_node_t *owed_queue; /* peers owed an explicit credit return */
   uint8_t *owed_queued;
@@ -126,6 +126,8 @@ typedef struct {
 } gasnetc_mpi_t;
 
 extern gasnetc_mpi_t gasnetc_mpi;
+
+static inline int gasnetc_payload_tag(int ch) { return GASNETC_TAG_PAYLOAD + ch; }
 
 /* Indices into rreq. */
 static inline unsigned gasnetc_rep_packet(unsigned i) { return i; }

@@ -41,16 +41,22 @@ static void gasnetc_ctrl_arrived(unsigned i) {
   gasnetc_mpi_check(MPI_Start(&m->rreq[gasnetc_ctrl_index(i)]), "post a control receive");
 }
 
-/* Separate payloads all use one tag, so MPI hands them to our receives in
- * the order the sender started them; the receives must therefore be
- * posted in that order too (the payload numbers). Packets do not arrive in
- * that order: requests and replies have their own tags, and one poll may
- * report several packets in any order. A packet ahead of its turn waits
- * in the source's deferred list; its predecessors' packets are already
- * in our buffers, so its turn comes within this poll or a later one. */
+/* Separate payloads of one channel share a tag, so MPI hands them to our
+ * receives in the order the sender started them; the receives must
+ * therefore be posted in that order too (the payload numbers). Packets do
+ * not arrive in that order: one poll may report several buffers, in index
+ * order. A packet ahead of its turn waits in the source's deferred list
+ * for that channel; its predecessors' packets are already in our buffers
+ * of the same channel, so any poll that looks at this channel (a
+ * reply-only poll looks at replies) reaches them. */
+static int gasnetc_slot_channel(unsigned s) {
+  return s < gasnetc_mpi.nrecv ? GASNETC_CH_REP : GASNETC_CH_REQ;
+}
+
 static void gasnetc_payload_post(unsigned s) {
   gasnetc_mpi_t *m = &gasnetc_mpi;
   gasnetc_hdr_t *hdr = gasnetc_slot_buf(s);
+  int ch = gasnetc_slot_channel(s);
   void *dst = (void *)(uintptr_t)hdr->dest_addr;
   if (hdr->category == GASNETI_AM_MEDIUM) {
     if (posix_memalign(&dst, 64, hdr->nbytes))
@@ -58,21 +64,22 @@ static void gasnetc_payload_post(unsigned s) {
                          (unsigned long long)hdr->nbytes);
     m->bounce[s] = dst;
   }
-  gasnetc_mpi_check(MPI_Irecv(dst, (int)hdr->nbytes, MPI_BYTE, (int)hdr->src, GASNETC_TAG_PAYLOAD,
-                              m->comm, &m->rreq[gasnetc_slot_payload_rindex(s)]),
+  gasnetc_mpi_check(MPI_Irecv(dst, (int)hdr->nbytes, MPI_BYTE, (int)hdr->src,
+                              gasnetc_payload_tag(ch), m->comm,
+                              &m->rreq[gasnetc_slot_payload_rindex(s)]),
                     "receive a payload (MPI_Irecv)");
-  m->payload_next[hdr->src]++;
+  m->payload_next[hdr->src][ch]++;
 }
 
 /* Post the receives of deferred packets whose turn has come. Their
  * completion shows up in a later MPI_Testsome. */
-static void gasnetc_payload_post_deferred(gasnet_node_t src) {
+static void gasnetc_payload_post_deferred(gasnet_node_t src, int ch) {
   gasnetc_mpi_t *m = &gasnetc_mpi;
   for (int found = 1; found;) {
     found = 0;
-    for (int *p = &m->deferred_head[src]; *p >= 0; p = &m->deferred_next[*p]) {
+    for (int *p = &m->deferred_head[src][ch]; *p >= 0; p = &m->deferred_next[*p]) {
       unsigned s = (unsigned)*p;
-      if (gasnetc_slot_buf(s)->payload_seq != m->payload_next[src]) continue;
+      if (gasnetc_slot_buf(s)->payload_seq != m->payload_next[src][ch]) continue;
       *p = m->deferred_next[s];
       gasnetc_payload_post(s);
       found = 1;
@@ -89,13 +96,14 @@ static int gasnetc_packet_arrived(unsigned s) {
   gasnetc_credit_receive(hdr->src, hdr->credits);
   if (!(hdr->flags & GASNETC_F_SEPARATE)) return 1;
   gasnet_node_t src = hdr->src;
-  if (hdr->payload_seq != m->payload_next[src]) {
-    m->deferred_next[s] = m->deferred_head[src];
-    m->deferred_head[src] = (int)s;
+  int ch = gasnetc_slot_channel(s);
+  if (hdr->payload_seq != m->payload_next[src][ch]) {
+    m->deferred_next[s] = m->deferred_head[src][ch];
+    m->deferred_head[src][ch] = (int)s;
     return 0;
   }
   gasnetc_payload_post(s);
-  gasnetc_payload_post_deferred(src);
+  gasnetc_payload_post_deferred(src, ch);
   int done = 0;
   gasnetc_mpi_check(MPI_Test(&m->rreq[gasnetc_slot_payload_rindex(s)], &done, MPI_STATUS_IGNORE),
                     "receive a payload (MPI_Test)");
@@ -115,7 +123,7 @@ static void gasnetc_packet_release(unsigned s, gasnet_node_t src, int ch) {
 static void gasnetc_deliver(unsigned s) {
   gasnetc_mpi_t *m = &gasnetc_mpi;
   gasnetc_hdr_t *hdr = gasnetc_slot_buf(s);
-  int ch = s < m->nrecv ? GASNETC_CH_REP : GASNETC_CH_REQ;
+  int ch = gasnetc_slot_channel(s);
   gasneti_am_t msg;
   msg.category = hdr->category;
   msg.handler = hdr->handler;

@@ -179,14 +179,14 @@ static void gasnetc_send(gasnet_node_t dest, int ch, const gasneti_am_t *msg, in
     /* Numbered and started in one step under the lock: MPI matches
      * payloads in the order they are started, and the receiver posts its
      * receives in the order of these numbers. */
-    hdr->payload_seq = m->payload_seq[dest]++;
+    hdr->payload_seq = m->payload_seq[dest][ch]++;
     if (bounce) {
       gasnetc_send_slot_get(&pslot);
       m->send[pslot].bounce = copy;
-      gasnetc_send_slot_start(pslot, copy, msg->nbytes, dest, GASNETC_TAG_PAYLOAD);
+      gasnetc_send_slot_start(pslot, copy, msg->nbytes, dest, gasnetc_payload_tag(ch));
     } else {
       gasnetc_mpi_check(MPI_Isend(msg->payload, (int)msg->nbytes, MPI_BYTE, (int)dest,
-                                  GASNETC_TAG_PAYLOAD, m->comm, &payload),
+                                  gasnetc_payload_tag(ch), m->comm, &payload),
                         "send a payload (MPI_Isend)");
     }
   }
