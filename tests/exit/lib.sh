@@ -7,6 +7,9 @@
 FAILED=0
 NOTES=""
 
+# shellcheck source=../job_lib.sh
+. "$(dirname "$0")/../job_lib.sh"
+
 setup_paths() {
   LAUNCHER=$BUILDDIR/conduits/smp/gasnetrun_smp
   PROG=$BUILDDIR/tests/exit/testexit
@@ -29,33 +32,6 @@ setup_paths() {
 
 cleanup_work() {
   if [ -n "${WORK:-}" ]; then rm -rf "$WORK"; fi
-}
-
-# The node counts to run: the script's own list, unless the harness user
-# overrides every list with GASNET_TEST_NODES.
-node_list() {
-  echo "${GASNET_TEST_NODES:-$1}" | tr ',' ' '
-}
-
-# Milliseconds of wall-clock time (CLOCK_REALTIME, as testexit's EVENT lines).
-now_ms() {
-  t=$(date +%s%N 2>/dev/null || true)
-  case $t in
-    *[!0-9]* | "") echo $(($(date +%s) * 1000)) ;;
-    *) echo $((t / 1000000)) ;;
-  esac
-}
-
-# Milliseconds as seconds with three decimals.
-fmt_ms() { echo "$(($1 / 1000)).$(printf '%03d' $(($1 % 1000)))s"; }
-
-nap() { sleep 0.1 2>/dev/null || sleep 1; }
-
-# Every file named like gasnet in the places a leak would show.
-gasnet_files() {
-  for f in /dev/shm/*gasnet* /dev/shm/*GASNET* /tmp/*gasnet* /tmp/*GASNET*; do
-    [ -e "$f" ] && echo "$f"
-  done | sort
 }
 
 snapshot_files() { gasnet_files >"$WORK/files.before"; }
@@ -119,31 +95,6 @@ check_leaks() {
     leak_rc=1
   fi
   return $leak_rc
-}
-
-# rc matches EXPECT (an exact code or !0)?
-rc_matches() {
-  case $2 in
-    '!0') [ "$1" -ne 0 ] ;;
-    *) [ "$1" -eq "$2" ] ;;
-  esac
-}
-
-# The EVENT time printed by testexit in file $1, or nothing.
-event_ms() {
-  sed -n 's/^EVENT node=[0-9]* ms=\([0-9]*\)$/\1/p' "$1" | head -n 1
-}
-
-ready_count() {
-  grep -c '^READY node=' "$1" 2>/dev/null || true
-}
-
-show_output() {
-  for f in "$@"; do
-    [ -s "$f" ] || continue
-    echo "  --- tail of $(basename "$f")"
-    tail -n 15 "$f" | sed 's/^/  | /'
-  done
 }
 
 verdict() { # $1 = 0 pass / 1 fail, $2 = label, $3 = details

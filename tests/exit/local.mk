@@ -10,5 +10,5 @@ tests_exit_testexit_LDADD = libgasnet-smp-seq.la $(PTHREAD_LIBS)
 tests_exit_testexit_LDFLAGS = $(AM_LDFLAGS) -no-install
 tests_exit_sigdfl_SOURCES = tests/exit/sigdfl.c
 endif
-EXTRA_DIST += tests/exit/lib.sh tests/exit/run_exit.sh tests/exit/interrupt.sh \
+EXTRA_DIST += tests/job_lib.sh tests/exit/lib.sh tests/exit/run_exit.sh tests/exit/interrupt.sh \
 	tests/exit/exit.cases tests/exit/install.cases

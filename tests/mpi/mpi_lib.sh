@@ -7,6 +7,9 @@
 FAILED=0
 PASSED=0
 
+# shellcheck source=../job_lib.sh
+. "$(dirname "$0")/../job_lib.sh"
+
 mpi_setup() {
   LAUNCHER=$BUILDDIR/conduits/mpi/gasnetrun_mpi
   if [ ! -x "$LAUNCHER" ]; then
@@ -43,34 +46,9 @@ transport_args() {
   esac
 }
 
-node_list() { echo "${GASNET_TEST_NODES:-$1}" | tr ',' ' '; }
-
-now_ms() {
-  t=$(date +%s%N 2>/dev/null || true)
-  case $t in
-    *[!0-9]* | "") echo $(($(date +%s) * 1000)) ;;
-    *) echo $((t / 1000000)) ;;
-  esac
-}
-
-nap() { sleep 0.1 2>/dev/null || sleep 1; }
-
-rc_matches() {
-  case $2 in
-    '!0') [ "$1" -ne 0 ] ;;
-    *) [ "$1" -eq "$2" ] ;;
-  esac
-}
-
 # Live (non-zombie) processes running program $1 (its absolute path).
 prog_pids() {
   ps -eo pid=,stat=,args= | P="$1" awk '$2 !~ /^Z/ && $3 == ENVIRON["P"] { print $1 }'
-}
-
-gasnet_files() {
-  for f in /dev/shm/*gasnet* /dev/shm/*GASNET* /tmp/*gasnet* /tmp/*GASNET*; do
-    [ -e "$f" ] && echo "$f"
-  done | sort
 }
 
 # Leftovers of a job of program $1: processes still running it after 3 s
@@ -102,14 +80,6 @@ check_leftovers() {
 # mpirun's error banners: a job that should end cleanly prints none.
 has_mpi_spew() {
   grep -q -e '^----------' -e 'MPI_ABORT' -e 'exiting improperly' -e 'Primary job' "$1"
-}
-
-show_tail() {
-  for f in "$@"; do
-    [ -s "$f" ] || continue
-    echo "  --- tail of $(basename "$f")"
-    tail -n 15 "$f" | sed 's/^/  | /'
-  done
 }
 
 verdict() { # $1 = 0 pass / 1 fail, $2 = label

@@ -22,8 +22,6 @@ PROG=$BUILDDIR/tests/mpi/conf/tests/exit/testexit
 START_LIMIT_MS=30000 # N nodes may take this long to start (oversubscribed)
 JOB_LIMIT=60         # seconds; testexit gives up by itself after 30
 
-ready_count() { grep -c '^READY node=' "$1" 2>/dev/null || true; }
-event_ms() { sed -n 's/^EVENT node=[0-9]* ms=\([0-9]*\)$/\1/p' "$1" | head -n 1; }
 running() {
   st=$(ps -o stat= -p "$1" 2>/dev/null || true)
   case $st in "" | Z*) return 1 ;; *) return 0 ;; esac
@@ -92,7 +90,7 @@ judge() {
     ok=1
   fi
   verdict $ok "$1: $detail"
-  if [ $ok -ne 0 ]; then show_tail "$out" "$err"; fi
+  if [ $ok -ne 0 ]; then show_output "$out" "$err"; fi
 }
 
 # signal NAME NODELIST SIGNAL TARGET: start a job of waiting nodes, send
@@ -134,7 +132,7 @@ signal_case() {
         ok=1
       fi
       verdict $ok "$name n=$n $tr: $detail"
-      if [ $ok -ne 0 ]; then show_tail "$out" "$err"; fi
+      if [ $ok -ne 0 ]; then show_output "$out" "$err"; fi
     done
   done
 }

@@ -82,7 +82,7 @@ run_one() { # $1 = transport, $2 = node count
     ok=1
   fi
   verdict $ok "$label: $detail"
-  if [ $ok -ne 0 ]; then show_tail "$out" "$err"; fi
+  if [ $ok -ne 0 ]; then show_output "$out" "$err"; fi
 }
 
 ARGS="$*"
