@@ -70,17 +70,24 @@ typedef struct gasnete_coll_early_s {
 
 static gasnete_coll_early_t *gasnete_coll_early_buckets[GASNETE_COLL_BUCKETS];
 
-static void gasnete_coll_early_store(uint32_t team_id, uint32_t seq, const gasnete_coll_msg_t *msg) {
+/* A copy of a message (and its data) that outlives the handler. */
+static gasnete_coll_early_t *gasnete_coll_early_copy(uint32_t team_id, uint32_t seq,
+                                                     const gasnete_coll_msg_t *msg) {
   gasnete_coll_early_t *e = gasnete_coll_malloc(sizeof(*e) + msg->nbytes);
+  e->next = NULL;
   e->team_id = team_id;
   e->seq = seq;
   e->msg = *msg;
   if (msg->nbytes) memcpy(e + 1, msg->data, msg->nbytes);
   e->msg.data = e + 1;
+  return e;
+}
+
+static void gasnete_coll_early_store(uint32_t team_id, uint32_t seq, const gasnete_coll_msg_t *msg) {
+  gasnete_coll_early_t *e = gasnete_coll_early_copy(team_id, seq, msg);
   /* Append, so messages are replayed in arrival order. */
   gasnete_coll_early_t **p = &gasnete_coll_early_buckets[gasnete_coll_bucket(team_id, seq)];
   while (*p) p = &(*p)->next;
-  e->next = NULL;
   *p = e;
 }
 
@@ -135,13 +142,7 @@ static gasnete_coll_early_t **gasnete_coll_inbox_tail = &gasnete_coll_inbox;
 static int gasnete_coll_inbox_nonempty; /* atomic: a cheap look before locking */
 
 static void gasnete_coll_inbox_push(uint32_t team_id, uint32_t seq, const gasnete_coll_msg_t *msg) {
-  gasnete_coll_early_t *e = gasnete_coll_malloc(sizeof(*e) + msg->nbytes);
-  e->team_id = team_id;
-  e->seq = seq;
-  e->msg = *msg;
-  if (msg->nbytes) memcpy(e + 1, msg->data, msg->nbytes);
-  e->msg.data = e + 1;
-  e->next = NULL;
+  gasnete_coll_early_t *e = gasnete_coll_early_copy(team_id, seq, msg);
   pthread_mutex_lock(&gasnete_coll_inbox_mutex);
   *gasnete_coll_inbox_tail = e;
   gasnete_coll_inbox_tail = &e->next;
