@@ -1,7 +1,7 @@
 #!/bin/sh
 # Writes include/gasnet_am_arity.h: the fixed-arity AM macros of GASNet-1
-# (gasnet_AMRequestShort0 .. gasnet_AMReplyLong16) and the arity-counting
-# forms, all mapped onto the variable-arity entry points. Rerun after edits:
+# (gasnet_AMRequestShort0 .. gasnet_AMReplyLong16) and the un-numbered
+# explicit-count names, all mapped onto the variable-arity entry points. Rerun after edits:
 #   sh scripts/gen_am_arity.sh > include/gasnet_am_arity.h
 set -eu
 echo "/* gasnet_am_arity.h: fixed-arity active message macros."
@@ -31,27 +31,16 @@ emit AMReplyMedium AMReplyMediumM "token, handler, src, nbytes" "token, handler,
 emit AMReplyLong AMReplyLongM "token, handler, src, nbytes, dst" "token, handler, src, nbytes, dst"
 cat <<'EOT'
 
-/* Arity-counting forms: gasnet_AMRequestShort(dest, handler, a0, a1) counts
- * the handler arguments itself. */
-#define GASNETI_AM_NARGS(...) \
-  GASNETI_AM_NARGS_(0, ##__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
-#define GASNETI_AM_NARGS_(z, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, \
-                          a15, n, ...) n
-#define gasnet_AMRequestShort(dest, handler, ...) \
-  gasneti_AMRequestShortM(dest, handler, GASNETI_AM_NARGS(__VA_ARGS__), ##__VA_ARGS__)
-#define gasnet_AMRequestMedium(dest, handler, src, nbytes, ...) \
-  gasneti_AMRequestMediumM(dest, handler, src, nbytes, GASNETI_AM_NARGS(__VA_ARGS__), ##__VA_ARGS__)
-#define gasnet_AMRequestLong(dest, handler, src, nbytes, dst, ...) \
-  gasneti_AMRequestLongM(dest, handler, src, nbytes, dst, GASNETI_AM_NARGS(__VA_ARGS__), ##__VA_ARGS__)
-#define gasnet_AMRequestLongAsync(dest, handler, src, nbytes, dst, ...)           \
-  gasneti_AMRequestLongAsyncM(dest, handler, src, nbytes, dst, GASNETI_AM_NARGS(__VA_ARGS__), \
-                              ##__VA_ARGS__)
-#define gasnet_AMReplyShort(token, handler, ...) \
-  gasneti_AMReplyShortM(token, handler, GASNETI_AM_NARGS(__VA_ARGS__), ##__VA_ARGS__)
-#define gasnet_AMReplyMedium(token, handler, src, nbytes, ...) \
-  gasneti_AMReplyMediumM(token, handler, src, nbytes, GASNETI_AM_NARGS(__VA_ARGS__), ##__VA_ARGS__)
-#define gasnet_AMReplyLong(token, handler, src, nbytes, dst, ...) \
-  gasneti_AMReplyLongM(token, handler, src, nbytes, dst, GASNETI_AM_NARGS(__VA_ARGS__), ##__VA_ARGS__)
+/* The un-numbered names take an explicit argument count, exactly like the
+ * M forms: gasnet_AMRequestShort(dest, handler, numargs, a0, ...). GASNet-1
+ * clients pass the count, so the names must not count for themselves. */
+#define gasnet_AMRequestShort gasneti_AMRequestShortM
+#define gasnet_AMRequestMedium gasneti_AMRequestMediumM
+#define gasnet_AMRequestLong gasneti_AMRequestLongM
+#define gasnet_AMRequestLongAsync gasneti_AMRequestLongAsyncM
+#define gasnet_AMReplyShort gasneti_AMReplyShortM
+#define gasnet_AMReplyMedium gasneti_AMReplyMediumM
+#define gasnet_AMReplyLong gasneti_AMReplyLongM
 
 #endif /* GASNET_AM_ARITY_H */
 EOT

@@ -14,9 +14,9 @@ enum am_cat { CAT_SHORT, CAT_MEDIUM, CAT_LONG, CAT_LONGASYNC };
 static const char *const cat_name[] = {"Short", "Medium", "Long", "LongAsync"};
 
 /* Which spelling of the AM call to use: fixed arity (gasnet_AMRequestShort3),
- * explicit count (gasnet_AMRequestShortM) or counted by the macro
- * (gasnet_AMRequestShort). */
-enum am_form { FORM_FIXED, FORM_M, FORM_COUNT };
+ * or an explicit count, spelled gasnet_AMRequestShortM or, as GASNet-1
+ * clients do, gasnet_AMRequestShort. */
+enum am_form { FORM_FIXED, FORM_M, FORM_UNNUMBERED };
 
 /* Handler indices: one request and one reply handler per category and arity.
  * LongAsync requests use the Long request handlers (same signature). */
@@ -218,7 +218,7 @@ static void *reply_payload(gasnet_node_t requester, int cat, int arity, size_t n
     else if (N % 3 == 1)                                                           \
       GASNET_Safe(CALL(gasnet_AMReplyShortM, token, H_REP_SHORT(N), N AV_##N(r))); \
     else                                                                           \
-      GASNET_Safe(CALL(gasnet_AMReplyShort, token, H_REP_SHORT(N) AV_##N(r)));     \
+      GASNET_Safe(CALL(gasnet_AMReplyShort, token, H_REP_SHORT(N), N AV_##N(r)));     \
   }                                                                                \
   static void rep_short_##N(gasnet_token_t token TA_##N) {                         \
     gasnet_handlerarg_t got[] = {0 TV_##N};                                        \
@@ -236,7 +236,7 @@ static void *reply_payload(gasnet_node_t requester, int cat, int arity, size_t n
     else if (N % 3 == 1)                                                                        \
       GASNET_Safe(CALL(gasnet_AMReplyMediumM, token, H_REP_MEDIUM(N), p, nbytes, N AV_##N(r))); \
     else                                                                                        \
-      GASNET_Safe(CALL(gasnet_AMReplyMedium, token, H_REP_MEDIUM(N), p, nbytes AV_##N(r)));     \
+      GASNET_Safe(CALL(gasnet_AMReplyMedium, token, H_REP_MEDIUM(N), p, nbytes, N AV_##N(r)));     \
     free(p); /* a Medium's source may be reused once the call returns */                        \
   }                                                                                             \
   static void rep_medium_##N(gasnet_token_t token, void *buf, size_t nbytes TA_##N) {           \
@@ -256,7 +256,7 @@ static void *reply_payload(gasnet_node_t requester, int cat, int arity, size_t n
     else if (N % 3 == 1)                                                                       \
       GASNET_Safe(CALL(gasnet_AMReplyLongM, token, H_REP_LONG(N), p, nbytes, d, N AV_##N(r))); \
     else                                                                                       \
-      GASNET_Safe(CALL(gasnet_AMReplyLong, token, H_REP_LONG(N), p, nbytes, d AV_##N(r)));     \
+      GASNET_Safe(CALL(gasnet_AMReplyLong, token, H_REP_LONG(N), p, nbytes, d, N AV_##N(r)));     \
     free(p); /* a Long reply's source may be reused once the call returns */                   \
   }                                                                                            \
   static void rep_long_##N(gasnet_token_t token, void *buf, size_t nbytes TA_##N) {            \
@@ -282,7 +282,7 @@ static gasnet_handlerentry_t handlers[] = {ARITIES(HANDLER_ENTRIES)};
   case N:                                                                                          \
     if (form == FORM_FIXED) return CALL(gasnet_AMRequestShort##N, dest, H_REQ_SHORT(N) AV_##N(a)); \
     if (form == FORM_M) return CALL(gasnet_AMRequestShortM, dest, H_REQ_SHORT(N), N AV_##N(a));    \
-    return CALL(gasnet_AMRequestShort, dest, H_REQ_SHORT(N) AV_##N(a));
+    return CALL(gasnet_AMRequestShort, dest, H_REQ_SHORT(N), N AV_##N(a));
 
 #define SEND_MEDIUM_CASE(N)                                                                  \
   case N:                                                                                    \
@@ -290,7 +290,7 @@ static gasnet_handlerentry_t handlers[] = {ARITIES(HANDLER_ENTRIES)};
       return CALL(gasnet_AMRequestMedium##N, dest, H_REQ_MEDIUM(N), src, nbytes AV_##N(a));  \
     if (form == FORM_M)                                                                      \
       return CALL(gasnet_AMRequestMediumM, dest, H_REQ_MEDIUM(N), src, nbytes, N AV_##N(a)); \
-    return CALL(gasnet_AMRequestMedium, dest, H_REQ_MEDIUM(N), src, nbytes AV_##N(a));
+    return CALL(gasnet_AMRequestMedium, dest, H_REQ_MEDIUM(N), src, nbytes, N AV_##N(a));
 
 #define SEND_LONG_CASE(N)                                                                     \
   case N:                                                                                     \
@@ -298,7 +298,7 @@ static gasnet_handlerentry_t handlers[] = {ARITIES(HANDLER_ENTRIES)};
       return CALL(gasnet_AMRequestLong##N, dest, H_REQ_LONG(N), src, nbytes, dst AV_##N(a));  \
     if (form == FORM_M)                                                                       \
       return CALL(gasnet_AMRequestLongM, dest, H_REQ_LONG(N), src, nbytes, dst, N AV_##N(a)); \
-    return CALL(gasnet_AMRequestLong, dest, H_REQ_LONG(N), src, nbytes, dst AV_##N(a));
+    return CALL(gasnet_AMRequestLong, dest, H_REQ_LONG(N), src, nbytes, dst, N AV_##N(a));
 
 #define SEND_LONGASYNC_CASE(N)                                                                     \
   case N:                                                                                          \
@@ -306,7 +306,7 @@ static gasnet_handlerentry_t handlers[] = {ARITIES(HANDLER_ENTRIES)};
       return CALL(gasnet_AMRequestLongAsync##N, dest, H_REQ_LONG(N), src, nbytes, dst AV_##N(a));  \
     if (form == FORM_M)                                                                            \
       return CALL(gasnet_AMRequestLongAsyncM, dest, H_REQ_LONG(N), src, nbytes, dst, N AV_##N(a)); \
-    return CALL(gasnet_AMRequestLongAsync, dest, H_REQ_LONG(N), src, nbytes, dst AV_##N(a));
+    return CALL(gasnet_AMRequestLongAsync, dest, H_REQ_LONG(N), src, nbytes, dst, N AV_##N(a));
 
 static int send_short(gasnet_node_t dest, int arity, int form, const gasnet_handlerarg_t *a) {
   switch (arity) { ARITIES(SEND_SHORT_CASE) }
@@ -379,10 +379,10 @@ static void all_arities(gasnet_node_t dest) {
   }
 }
 
-/* The M and counting spellings at a few arities and sizes. */
+/* The M and un-numbered spellings (both take the count) at a few arities and sizes. */
 static void other_forms(gasnet_node_t dest) {
   static const int arities[] = {0, 1, 2, 5, 16};
-  for (int form = FORM_M; form <= FORM_COUNT; form++)
+  for (int form = FORM_M; form <= FORM_UNNUMBERED; form++)
     for (int i = 0; i < 5; i++) {
       round_trip(dest, CAT_SHORT, arities[i], 0, form);
       for (int cat = CAT_MEDIUM; cat <= CAT_LONGASYNC; cat++) {
@@ -402,7 +402,7 @@ static void spelled_out(gasnet_node_t dest) {
   pending.arity = 2;
   pending.nbytes = 0;
   __atomic_store_n(&reply_done, 0, __ATOMIC_RELEASE);
-  GASNET_Safe(gasnet_AMRequestShort(dest, H_REQ_SHORT(2), a, b));
+  GASNET_Safe(gasnet_AMRequestShort(dest, H_REQ_SHORT(2), 2, a, b));
   sent_to[dest]++;
   GASNET_BLOCKUNTIL(__atomic_load_n(&reply_done, __ATOMIC_ACQUIRE));
   __atomic_store_n(&reply_done, 0, __ATOMIC_RELEASE);
