@@ -56,9 +56,9 @@ GASNETTI_INLINE void gasnett_compiler_fence(void) { __atomic_signal_fence(__ATOM
 #define GASNETT_HAVE_ATOMIC_ADD_SUB 1
 #define GASNETT_HAVE_ATOMIC32_T 1
 #define GASNETT_HAVE_ATOMIC64_T 1
-/* GASNet-1 falls back to lock-based ("generic") atomics on some platforms;
- * these never do. See docs/tools.md on why this is 0 rather than undefined. */
-#define GASNETT_USING_GENERIC_ATOMICOPS 0
+/* GASNETT_USING_GENERIC_ATOMICOPS marks lock-based ("generic") atomics in
+ * GASNet-1; these atomics are native, so it stays undefined (clients test
+ * it with #ifdef). */
 
 /* Flags a plain load can honour (an acquire load), and flags a plain store
  * can honour (a release store). Anything else needs a read-modify-write,

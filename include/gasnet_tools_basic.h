@@ -4,10 +4,8 @@
 #ifndef GASNET_TOOLS_BASIC_H
 #define GASNET_TOOLS_BASIC_H
 
-#include <stddef.h>
-#include <stdint.h>
-
 #include <gasnet_config.h>
+#include <gasnet_basic.h>
 
 /* ------------------------------------------------------------ thread mode */
 /* A client says whether its threads share the tools. GASNet-1 clients that
@@ -117,9 +115,9 @@
 /* Client threads per process the tools (and the PAR libraries) are sized
  * for; the tools themselves impose no limit. Matches GASNet-1's default. */
 #define GASNETT_MAX_THREADS 256
-/* GASNet-1 sets this when the client's compiler differs from the one the
- * library was configured with; every compiler here shares one ABI. */
-#define GASNETT_CONFIGURE_MISMATCH 0
+/* GASNETT_CONFIGURE_MISMATCH marks, in GASNet-1, a client compiler other
+ * than the configured one; every compiler here shares one ABI, so it stays
+ * undefined (clients test it with #ifdef). */
 
 #define GASNETT_RELEASE_VERSION_MAJOR GASNET_RELEASE_VERSION_MAJOR
 #define GASNETT_RELEASE_VERSION_MINOR GASNET_RELEASE_VERSION_MINOR

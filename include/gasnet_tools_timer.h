@@ -17,8 +17,9 @@ GASNETT_BEGIN_EXTERNC
 typedef uint64_t gasnett_tick_t;
 #define GASNETT_TICK_MIN ((gasnett_tick_t)0)
 #define GASNETT_TICK_MAX ((gasnett_tick_t)(((uint64_t)-1) >> 1))
-/* Set in GASNet-1 when the only timer available is gettimeofday. */
-#define GASNETT_USING_GETTIMEOFDAY 0
+/* GASNETT_USING_GETTIMEOFDAY would be defined when the only timer were
+ * gettimeofday; the timers here are clock_gettime, so it stays undefined
+ * (clients test it with #ifdef and warn when it is defined). */
 
 /* The library's copy of gasnett_ticks_now(). */
 extern gasnett_tick_t gasneti_tools_ticks_now_call(void);

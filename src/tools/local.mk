@@ -2,6 +2,8 @@
 # the top-level Makefile.am.
 
 include_HEADERS += \
+	include/gasnet_basic.h \
+	include/gasnet_portable_platform.h \
 	include/gasnet_tools.h \
 	include/gasnet_tools_atomic.h \
 	include/gasnet_tools_basic.h \
