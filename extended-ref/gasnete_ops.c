@@ -117,15 +117,26 @@ void gasnete_valget_free(gasnete_valget_t *v) {
 }
 
 /* ------------------------------------------------------------ explicit handles */
-int gasnete_try_syncnb(gasnet_handle_t handle) {
+/* The try calls poll once when the work is not yet done; their _nopoll
+ * forms (for clients that poll elsewhere, e.g. from a progress thread) only
+ * look. */
+static int gasnete_try_one(gasnet_handle_t handle, int poll, const char *call) {
   if (handle == GASNET_INVALID_HANDLE) return GASNET_OK;
-  gasnete_op_check(handle, "gasnet_try_syncnb");
+  gasnete_op_check(handle, call);
   if (!gasnete_op_done(handle)) {
-    gasnet_AMPoll();
+    if (poll) gasnet_AMPoll();
     if (!gasnete_op_done(handle)) return GASNET_ERR_NOT_READY;
   }
   gasnete_op_free(handle);
   return GASNET_OK;
+}
+
+int gasnete_try_syncnb(gasnet_handle_t handle) {
+  return gasnete_try_one(handle, 1, "gasnet_try_syncnb");
+}
+
+int gasnete_try_syncnb_nopoll(gasnet_handle_t handle) {
+  return gasnete_try_one(handle, 0, "gasnet_try_syncnb_nopoll");
 }
 
 void gasnete_wait_syncnb(gasnet_handle_t handle) {
@@ -182,6 +193,12 @@ int gasnete_try_syncnb_some(gasnet_handle_t *phandle, size_t numhandles) {
   return gasnete_some_done(phandle, numhandles, call);
 }
 
+int gasnete_try_syncnb_some_nopoll(gasnet_handle_t *phandle, size_t numhandles) {
+  static const char call[] = "gasnet_try_syncnb_some_nopoll";
+  gasnete_check_handles(phandle, numhandles, call);
+  return gasnete_some_done(phandle, numhandles, call);
+}
+
 void gasnete_wait_syncnb_some(gasnet_handle_t *phandle, size_t numhandles) {
   static const char call[] = "gasnet_wait_syncnb_some";
   gasnete_check_handles(phandle, numhandles, call);
@@ -193,6 +210,12 @@ int gasnete_try_syncnb_all(gasnet_handle_t *phandle, size_t numhandles) {
   static const char call[] = "gasnet_try_syncnb_all";
   gasnete_check_handles(phandle, numhandles, call);
   gasnet_AMPoll();
+  return gasnete_all_done(phandle, numhandles, call);
+}
+
+int gasnete_try_syncnb_all_nopoll(gasnet_handle_t *phandle, size_t numhandles) {
+  static const char call[] = "gasnet_try_syncnb_all_nopoll";
+  gasnete_check_handles(phandle, numhandles, call);
   return gasnete_all_done(phandle, numhandles, call);
 }
 

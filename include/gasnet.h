@@ -6,12 +6,12 @@
 #ifndef GASNET_H
 #define GASNET_H
 
-#include <stddef.h>
-#include <stdint.h>
-#include <inttypes.h>
 #include <pthread.h>
 
 #include <gasnet_config.h>
+/* The basic macros (_STRINGIFY, if_pf, PLATFORM_*) and the system headers
+ * GASNet-1 clients expect gasnet.h to bring in. */
+#include <gasnet_basic.h>
 
 /* ------------------------------------------------------------ thread mode */
 #if (defined(GASNET_SEQ) + defined(GASNET_PARSYNC) + defined(GASNET_PAR)) > 1
@@ -217,5 +217,7 @@ GASNETI_END_EXTERNC
 
 #include <gasnet_am_arity.h>
 #include <gasnet_extended.h>
+/* GASNet-1 clients include gasnet.h only and expect the collectives with it. */
+#include <gasnet_coll.h>
 
 #endif /* GASNET_H */

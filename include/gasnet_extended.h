@@ -55,6 +55,9 @@ extern void gasnete_wait_syncnb(gasnet_handle_t handle);
 extern int gasnete_try_syncnb_some(gasnet_handle_t *phandle, size_t numhandles);
 extern void gasnete_wait_syncnb_some(gasnet_handle_t *phandle, size_t numhandles);
 extern int gasnete_try_syncnb_all(gasnet_handle_t *phandle, size_t numhandles);
+extern int gasnete_try_syncnb_nopoll(gasnet_handle_t handle);
+extern int gasnete_try_syncnb_some_nopoll(gasnet_handle_t *phandle, size_t numhandles);
+extern int gasnete_try_syncnb_all_nopoll(gasnet_handle_t *phandle, size_t numhandles);
 extern void gasnete_wait_syncnb_all(gasnet_handle_t *phandle, size_t numhandles);
 
 /* which: bit 0 puts, bit 1 gets */
@@ -142,6 +145,17 @@ static inline int gasnet_try_syncnb_all(gasnet_handle_t *phandle, size_t numhand
 }
 static inline void gasnet_wait_syncnb_all(gasnet_handle_t *phandle, size_t numhandles) {
   gasnete_wait_syncnb_all(phandle, numhandles);
+}
+/* The same tests without polling the network first: for clients that leave
+ * polling to another thread or to their own loop. */
+static inline int gasnet_try_syncnb_nopoll(gasnet_handle_t handle) {
+  return gasnete_try_syncnb_nopoll(handle);
+}
+static inline int gasnet_try_syncnb_some_nopoll(gasnet_handle_t *phandle, size_t numhandles) {
+  return gasnete_try_syncnb_some_nopoll(phandle, numhandles);
+}
+static inline int gasnet_try_syncnb_all_nopoll(gasnet_handle_t *phandle, size_t numhandles) {
+  return gasnete_try_syncnb_all_nopoll(phandle, numhandles);
 }
 
 /* ------------------------------------------------------------ implicit handles */
