@@ -1,6 +1,6 @@
 #!/bin/sh
-# test_installed.sh BUILDDIR SRCDIR: install the build into a staging
-# directory (make install DESTDIR=...), then build and run examples/hello_am
+# test_installed.sh BUILDDIR SRCDIR: install the build under a temporary
+# prefix (make install prefix=...), then build and run examples/hello_am
 # from the installed tree only, for every conduit built (smp, mpi), the two
 # ways GASNet clients do:
 #   1. examples/Makefile including include/CONDUIT-conduit/CONDUIT-seq.mak
@@ -47,12 +47,14 @@ fail() {
 # jobserver; this install is a separate, sequential job.
 unset MAKEFLAGS MFLAGS MAKELEVEL || true
 
+# The fragments and .pc files are written at install time and name the
+# prefix given then, so the tree is installed with prefix= (not DESTDIR=,
+# which stages a tree meant for the configured prefix).
 install_tree() {
-  timeout 600 make -C "$BUILDDIR" install DESTDIR="$STAGE" >"$TMP/install.log" 2>&1 ||
-    fail "make install DESTDIR=$STAGE failed"
-  GASNET_H=$(find "$STAGE" -path '*/include/gasnet.h' | head -n 1)
-  [ -n "$GASNET_H" ] || fail "no include/gasnet.h in the installed tree"
-  PREFIX=$(cd "$(dirname "$GASNET_H")/.." && pwd)
+  timeout 600 make -C "$BUILDDIR" install prefix="$STAGE" >"$TMP/install.log" 2>&1 ||
+    fail "make install prefix=$STAGE failed"
+  [ -f "$STAGE/include/gasnet.h" ] || fail "no include/gasnet.h in the installed tree"
+  PREFIX=$STAGE
   echo "installed into $PREFIX"
 }
 
@@ -123,11 +125,10 @@ build_with_mak() { # $1 = conduit
   run_and_check ./hello_am "$1 makefile"
 }
 
-# The .pc file names the configured prefix; a staged tree lives elsewhere, so
-# point pkg-config at it the standard way (--define-variable=prefix).
+# The .pc file names the prefix installed under.
 build_with_pkgconfig() { # $1 = conduit
   command -v pkg-config >/dev/null 2>&1 || { echo "SKIP pkg-config: not installed"; return 0; }
-  pc() { PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig pkg-config --define-variable=prefix="$PREFIX" "$@"; }
+  pc() { PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig pkg-config "$@"; }
   pkg=gasnet-$1-seq
   cflags=$(pc --cflags $pkg) || fail "pkg-config --cflags $pkg failed"
   libs=$(pc --libs $pkg) || fail "pkg-config --libs $pkg failed"

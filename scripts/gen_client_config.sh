@@ -1,71 +1,84 @@
 #!/bin/sh
-# gen_client_config.sh OUTPUT: writes a client build description for one
-# conduit and thread mode, chosen by the output's name:
-#   <conduit>-<mode>.mak        a makefile fragment (GASNET_CC, GASNET_LIBS, ...)
-#   gasnet-<conduit>-<mode>.pc  a pkg-config file
+# gen_client_config.sh CONDUIT MAKDIR PCDIR: writes the client build
+# descriptions of one conduit, for each thread mode (seq, par, parsync):
+#   MAKDIR/<conduit>-<mode>.mak       a makefile fragment (GASNET_CC, GASNET_LIBS, ...)
+#   PCDIR/gasnet-<conduit>-<mode>.pc  a pkg-config file
+# Run by `make install` (the install-client-config-* rules), so the files
+# name the prefix the tree is installed under, as an absolute path: clients
+# copy a fragment into their own build tree, where a path relative to the
+# fragment would point nowhere.
 # Reads CC, PTHREAD_LIBS, SANITIZE_FLAGS, prefix, libdir, includedir, VERSION
 # (and EXTRA_LIBS, CONDUIT_CC for conduits that need them) from the
-# environment. The fragment locates the installation from its own path, so
-# an installed tree can be moved (or staged with DESTDIR) and still works.
+# environment.
 set -eu
-out=$1
-base=$(basename "$out")
-case "$base" in
-  gasnet-*.pc) stem=${base#gasnet-}; stem=${stem%.pc}; kind=pc ;;
-  *.mak) stem=${base%.mak}; kind=mak ;;
-  *) echo "gen_client_config.sh: cannot tell what '$base' is" >&2; exit 1 ;;
-esac
-conduit=${stem%-*}
-mode=${stem##*-}
-case "$mode" in
-  seq) define=GASNET_SEQ; lib=seq ;;
-  par) define=GASNET_PAR; lib=par ;;
-  parsync) define=GASNET_PARSYNC; lib=par ;; # the PAR library serves PARSYNC clients
-  *) echo "gen_client_config.sh: unknown thread mode '$mode'" >&2; exit 1 ;;
-esac
+if [ $# -ne 3 ]; then
+  echo "usage: gen_client_config.sh CONDUIT MAKDIR PCDIR" >&2
+  exit 2
+fi
+conduit=$1
+makdir=$2
+pcdir=$3
 cc=${CONDUIT_CC:-$CC}
-libs="${EXTRA_LIBS:-} ${PTHREAD_LIBS}"
-# Paths relative to the prefix when they live under it (the usual case).
+# Everything a client of gasnet.h links: the collectives (they call the
+# conduit library, so they come first), the conduit's own needs, threads, libm.
+syslibs=$(echo "${EXTRA_LIBS:-} ${PTHREAD_LIBS} -lm" | sed 's/^ *//; s/  */ /g')
+
+# Paths under the prefix are written through the prefix variable.
 rel() { case "$1" in "$prefix"/*) echo "${1#"$prefix"/}" ;; *) echo "$1" ;; esac; }
-rel_lib=$(rel "$libdir")
-rel_inc=$(rel "$includedir")
-mkdir -p "$(dirname "$out")"
-if [ "$kind" = mak ]; then
-  case "$rel_inc" in
-    /*) find_prefix="GASNET_PREFIX := $prefix" ;;
-    *) up=$(echo "$rel_inc/$conduit-conduit" | sed 's|[^/][^/]*|..|g')
-       find_prefix="GASNET_PREFIX := \$(abspath \$(dir \$(lastword \$(MAKEFILE_LIST)))$up)" ;;
+in_mak() { case "$1" in /*) echo "$1" ;; *) echo "\$(GASNET_PREFIX)/$1" ;; esac; }
+in_pc() { case "$1" in /*) echo "$1" ;; *) echo "\${prefix}/$1" ;; esac; }
+inc=$(rel "$includedir")
+lib=$(rel "$libdir")
+
+# _GNU_SOURCE as GASNet-1's fragments set it: clients rely on the GNU
+# declarations it enables (pthread_yield, for one). Threaded modes also get
+# _REENTRANT. The PAR library serves PARSYNC clients.
+mode_settings() { # MODE -> define, libmode, sysdefs
+  case "$1" in
+    seq) define=GASNET_SEQ; libmode=seq; sysdefs="-D_GNU_SOURCE=1" ;;
+    par) define=GASNET_PAR; libmode=par; sysdefs="-D_GNU_SOURCE=1 -D_REENTRANT" ;;
+    parsync) define=GASNET_PARSYNC; libmode=par; sysdefs="-D_GNU_SOURCE=1 -D_REENTRANT" ;;
   esac
-  p() { case "$1" in /*) echo "$1" ;; *) echo "\$(GASNET_PREFIX)/$1" ;; esac; }
-  cat > "$out" <<EOT
-# $base: build a GASNet client for the $conduit conduit in $define mode.
-#   include <prefix>/include/$conduit-conduit/$base
+}
+
+write_mak() { # MODE
+  out=$makdir/$conduit-$1.mak
+  cat >"$out" <<EOT
+# $conduit-$1.mak: build a GASNet client for the $conduit conduit in $define mode.
+#   include $includedir/$conduit-conduit/$conduit-$1.mak
 #   \$(GASNET_CC) \$(GASNET_CPPFLAGS) \$(GASNET_CFLAGS) -c client.c
-#   \$(GASNET_LD) \$(GASNET_LDFLAGS) client.o \$(GASNET_LIBS)
-# gasnet-coll $VERSION; generated at build time.
-$find_prefix
+#   \$(GASNET_LD) \$(GASNET_LDFLAGS) -o client client.o \$(GASNET_LIBS)
+# gasnet-coll $VERSION, installed under $prefix.
+GASNET_PREFIX = $prefix
 GASNET_CC = $cc
-GASNET_CPPFLAGS = -D$define -I$(p "$rel_inc") -I$(p "$rel_inc")/$conduit-conduit
+GASNET_CPPFLAGS = $sysdefs -D$define -I$(in_mak "$inc") -I$(in_mak "$inc")/$conduit-conduit
 GASNET_CFLAGS = -O2 $SANITIZE_FLAGS
 GASNET_LD = $cc
 GASNET_LDFLAGS = $SANITIZE_FLAGS
-GASNET_LIBS = $(p "$rel_lib")/libgasnet-$conduit-$lib.a $libs
+GASNET_LIBS = $(in_mak "$lib")/libgasnet-coll-$libmode.a $(in_mak "$lib")/libgasnet-$conduit-$libmode.a $syslibs
 GASNET_CXX = c++
 GASNET_CXXCPPFLAGS = \$(GASNET_CPPFLAGS)
 GASNET_CXXFLAGS = \$(GASNET_CFLAGS)
 EOT
-else
-  pl() { case "$1" in /*) echo "$1" ;; *) echo "\${prefix}/$1" ;; esac; }
-  cat > "$out" <<EOT
-prefix=$prefix
-libdir=$(pl "$rel_lib")
-includedir=$(pl "$rel_inc")
+}
 
-Name: gasnet-$conduit-$mode
+write_pc() { # MODE
+  cat >"$pcdir/gasnet-$conduit-$1.pc" <<EOT
+prefix=$prefix
+libdir=$(in_pc "$lib")
+includedir=$(in_pc "$inc")
+
+Name: gasnet-$conduit-$1
 Description: gasnet-coll GASNet-1 runtime, $conduit conduit, $define mode
 Version: $VERSION
-Cflags: -D$define -I\${includedir} -I\${includedir}/$conduit-conduit $SANITIZE_FLAGS
-Libs: -L\${libdir} -lgasnet-$conduit-$lib $SANITIZE_FLAGS
-Libs.private: $libs
+Cflags: $sysdefs -D$define -I\${includedir} -I\${includedir}/$conduit-conduit $SANITIZE_FLAGS
+Libs: -L\${libdir} -lgasnet-coll-$libmode -lgasnet-$conduit-$libmode $syslibs $SANITIZE_FLAGS
 EOT
-fi
+}
+
+mkdir -p "$makdir" "$pcdir"
+for mode in seq par parsync; do
+  mode_settings $mode
+  write_mak $mode
+  write_pc $mode
+done

@@ -19,24 +19,21 @@ noinst_HEADERS += conduits/mpi/mpi_internal.h
 
 mpiincludedir = $(includedir)/mpi-conduit
 mpiinclude_HEADERS = conduits/mpi/gasnet_core.h
-nodist_mpiinclude_DATA = conduits/mpi/mpi-seq.mak conduits/mpi/mpi-par.mak conduits/mpi/mpi-parsync.mak
-pkgconfig_DATA += conduits/mpi/gasnet-mpi-seq.pc conduits/mpi/gasnet-mpi-par.pc conduits/mpi/gasnet-mpi-parsync.pc
 bin_SCRIPTS += conduits/mpi/gasnetrun_mpi
 EXTRA_DIST += conduits/mpi/gasnetrun_mpi.in
-CLEANFILES += conduits/mpi/gasnetrun_mpi $(nodist_mpiinclude_DATA) \
-	conduits/mpi/gasnet-mpi-seq.pc conduits/mpi/gasnet-mpi-par.pc conduits/mpi/gasnet-mpi-parsync.pc
+CLEANFILES += conduits/mpi/gasnetrun_mpi
 
 # The launcher learns where mpirun is at build time.
 conduits/mpi/gasnetrun_mpi: $(top_srcdir)/conduits/mpi/gasnetrun_mpi.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) conduits/mpi && \
 	  sed -e 's|@MPIRUN[@]|$(MPIRUN)|g' $(top_srcdir)/conduits/mpi/gasnetrun_mpi.in > $@ && chmod +x $@
 
-# Client build fragments and pkg-config files (scripts/gen_client_config.sh):
-# clients compile with the same CC as the library and link MPI's libraries.
-conduits/mpi/mpi-seq.mak conduits/mpi/mpi-par.mak conduits/mpi/mpi-parsync.mak \
-conduits/mpi/gasnet-mpi-seq.pc conduits/mpi/gasnet-mpi-par.pc conduits/mpi/gasnet-mpi-parsync.pc: \
-		$(top_srcdir)/scripts/gen_client_config.sh Makefile
-	$(AM_V_GEN)$(MKDIR_P) conduits/mpi && CC='$(CC)' PTHREAD_LIBS='$(PTHREAD_LIBS)' \
-	  EXTRA_LIBS='$(MPI_LIBS)' CONDUIT_CC='$(MPICC)' \
-	  SANITIZE_FLAGS='$(SANITIZE_FLAGS)' prefix='$(prefix)' libdir='$(libdir)' includedir='$(includedir)' \
-	  VERSION='$(VERSION)' $(SHELL) $(top_srcdir)/scripts/gen_client_config.sh $@
+# Client build fragments and pkg-config files, written at install time
+# (Makefile.am): clients compile with the MPI wrapper and link MPI's libraries.
+CLIENT_CONFIG_INSTALL += install-client-config-mpi
+CLIENT_CONFIG_UNINSTALL += uninstall-client-config-mpi
+install-client-config-mpi:
+	$(AM_V_GEN)EXTRA_LIBS='$(MPI_LIBS)' CONDUIT_CC='$(MPICC)' \
+	  $(GEN_CLIENT_CONFIG) mpi '$(DESTDIR)$(mpiincludedir)' '$(DESTDIR)$(pkgconfigdir)'
+uninstall-client-config-mpi:
+	rm -f '$(DESTDIR)$(mpiincludedir)'/mpi-*.mak '$(DESTDIR)$(pkgconfigdir)'/gasnet-mpi-*.pc

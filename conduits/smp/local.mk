@@ -18,20 +18,18 @@ noinst_HEADERS += conduits/smp/smp_internal.h
 
 smpincludedir = $(includedir)/smp-conduit
 smpinclude_HEADERS = conduits/smp/gasnet_core.h
-nodist_smpinclude_DATA = conduits/smp/smp-seq.mak conduits/smp/smp-par.mak conduits/smp/smp-parsync.mak
-pkgconfig_DATA += conduits/smp/gasnet-smp-seq.pc conduits/smp/gasnet-smp-par.pc conduits/smp/gasnet-smp-parsync.pc
 bin_SCRIPTS += conduits/smp/gasnetrun_smp
 EXTRA_DIST += conduits/smp/gasnetrun_smp.in
-CLEANFILES += conduits/smp/gasnetrun_smp $(nodist_smpinclude_DATA) \
-	conduits/smp/gasnet-smp-seq.pc conduits/smp/gasnet-smp-par.pc conduits/smp/gasnet-smp-parsync.pc
+CLEANFILES += conduits/smp/gasnetrun_smp
 
 conduits/smp/gasnetrun_smp: $(top_srcdir)/conduits/smp/gasnetrun_smp.in
 	$(AM_V_GEN)$(MKDIR_P) conduits/smp && cp $< $@ && chmod +x $@
 
-# Client build fragments and pkg-config files: one rule for every conduit.
-conduits/smp/smp-seq.mak conduits/smp/smp-par.mak conduits/smp/smp-parsync.mak \
-conduits/smp/gasnet-smp-seq.pc conduits/smp/gasnet-smp-par.pc conduits/smp/gasnet-smp-parsync.pc: \
-		$(top_srcdir)/scripts/gen_client_config.sh Makefile
-	$(AM_V_GEN)$(MKDIR_P) conduits/smp && CC='$(CC)' PTHREAD_LIBS='$(PTHREAD_LIBS)' \
-	  SANITIZE_FLAGS='$(SANITIZE_FLAGS)' prefix='$(prefix)' libdir='$(libdir)' includedir='$(includedir)' \
-	  VERSION='$(VERSION)' $(SHELL) $(top_srcdir)/scripts/gen_client_config.sh $@
+# Client build fragments (smp-<mode>.mak) and pkg-config files, written at
+# install time so that they name the prefix installed under (Makefile.am).
+CLIENT_CONFIG_INSTALL += install-client-config-smp
+CLIENT_CONFIG_UNINSTALL += uninstall-client-config-smp
+install-client-config-smp:
+	$(AM_V_GEN)$(GEN_CLIENT_CONFIG) smp '$(DESTDIR)$(smpincludedir)' '$(DESTDIR)$(pkgconfigdir)'
+uninstall-client-config-smp:
+	rm -f '$(DESTDIR)$(smpincludedir)'/smp-*.mak '$(DESTDIR)$(pkgconfigdir)'/gasnet-smp-*.pc
