@@ -11,6 +11,7 @@ COLL_SOURCES = \
 	coll/coll_msg.c \
 	coll/coll_putfan.c \
 	coll/coll_sync.c \
+	coll/coll_team.c \
 	coll/coll_tree.c \
 	coll/exchange.c \
 	coll/gather.c \

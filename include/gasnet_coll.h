@@ -1,6 +1,7 @@
 /* gasnet_coll.h: the GASNet collectives (design notes rev. 1.37, "current
- * proposal"). Include after gasnet.h and link libgasnet-coll-<seq|par>
- * together with a conduit library of the same thread mode. */
+ * proposal"). gasnet.h includes it, as GASNet-1's does; link
+ * libgasnet-coll-<seq|par> before a conduit library of the same thread mode
+ * (the installed makefile fragments and pkg-config files do). */
 #ifndef GASNET_COLL_H
 #define GASNET_COLL_H
 
@@ -53,8 +54,10 @@ typedef void (*gasnet_coll_reduce_fn_t)(void *results, size_t result_count,
                                         const void *left_operands, size_t left_count,
                                         const void *right_operands, size_t elem_size, int flags,
                                         int arg);
+/* fnptr has the reduction type, as in GASNet-1, so C++ clients store their
+ * functions without a cast. */
 typedef struct {
-  gasnet_coll_fn_t fnptr;
+  gasnet_coll_reduce_fn_t fnptr;
   unsigned int flags;
 } gasnet_coll_fn_entry_t;
 
@@ -93,6 +96,45 @@ extern gasnet_coll_handle_t gasnet_coll_exchange_nb(gasnet_team_handle_t team, v
                                                     void *src, size_t nbytes, int flags);
 extern void gasnet_coll_exchange(gasnet_team_handle_t team, void *dst, void *src, size_t nbytes,
                                  int flags);
+
+/* ------------------------------------------------------------ teams
+ * Size, rank <-> node translation and the split-phase team barrier, under
+ * both spellings GASNet-1 clients use. The team barrier has the semantics
+ * of gasnet_barrier_notify / _wait / _try / _result over the team's nodes;
+ * GASNET_BARRIERFLAG_IMAGES may be given. */
+extern uint32_t gasnete_coll_team_size(gasnet_team_handle_t team);
+extern gasnet_node_t gasnete_coll_team_rank2node(gasnet_team_handle_t team, int rank);
+extern uint32_t gasnete_coll_team_node2rank(gasnet_team_handle_t team, gasnet_node_t node);
+static inline uint32_t gasnet_coll_team_size(gasnet_team_handle_t team) {
+  return gasnete_coll_team_size(team);
+}
+static inline gasnet_node_t gasnet_coll_team_rank2node(gasnet_team_handle_t team, int rank) {
+  return gasnete_coll_team_rank2node(team, rank);
+}
+static inline uint32_t gasnet_coll_team_node2rank(gasnet_team_handle_t team, gasnet_node_t node) {
+  return gasnete_coll_team_node2rank(team, node);
+}
+
+extern void gasnete_coll_barrier_notify(gasnet_team_handle_t team, int id, int flags);
+extern int gasnete_coll_barrier_wait(gasnet_team_handle_t team, int id, int flags);
+extern int gasnete_coll_barrier_try(gasnet_team_handle_t team, int id, int flags);
+extern int gasnete_coll_barrier_result(gasnet_team_handle_t team, int *id);
+extern int gasnete_coll_barrier(gasnet_team_handle_t team, int id, int flags);
+static inline void gasnet_coll_barrier_notify(gasnet_team_handle_t team, int id, int flags) {
+  gasnete_coll_barrier_notify(team, id, flags);
+}
+static inline int gasnet_coll_barrier_wait(gasnet_team_handle_t team, int id, int flags) {
+  return gasnete_coll_barrier_wait(team, id, flags);
+}
+static inline int gasnet_coll_barrier_try(gasnet_team_handle_t team, int id, int flags) {
+  return gasnete_coll_barrier_try(team, id, flags);
+}
+static inline int gasnet_coll_barrier_result(gasnet_team_handle_t team, int *id) {
+  return gasnete_coll_barrier_result(team, id);
+}
+static inline int gasnet_coll_barrier(gasnet_team_handle_t team, int id, int flags) {
+  return gasnete_coll_barrier(team, id, flags);
+}
 
 /* ------------------------------------------------------------ synchronisation
  * Not collective: each node syncs its own handles, in any order. try_*
