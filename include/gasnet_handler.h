@@ -70,24 +70,28 @@
 #endif
 #define GASNETI_HANDLER_PASTE_(a, b) a##b
 #define GASNETI_HANDLER_PASTE(a, b) GASNETI_HANDLER_PASTE_(a, b)
+/* gasnet_AM<kind><n>; kind is given without the gasnet_AM prefix because
+ * gasnet_AMRequestShort itself is a macro and would expand before pasting. */
+#define GASNETI_HANDLER_AM_(kind, n) gasnet_AM##kind##n
+#define GASNETI_HANDLER_AM(kind, n) GASNETI_HANDLER_AM_(kind, n)
 
 /* ------------------------------------------------------------ sending
  * args is the parenthesised argument list of the fixed-arity call, with
  * every pointer wrapped in PACK(). */
 #define SHORT_REQ(cnt32, cnt64, args) \
-  GASNETI_HANDLER_PASTE(gasnet_AMRequestShort, GASNETI_HANDLER_PICK(cnt32, cnt64)) args
+  GASNETI_HANDLER_AM(RequestShort, GASNETI_HANDLER_PICK(cnt32, cnt64)) args
 #define SHORT_REP(cnt32, cnt64, args) \
-  GASNETI_HANDLER_PASTE(gasnet_AMReplyShort, GASNETI_HANDLER_PICK(cnt32, cnt64)) args
+  GASNETI_HANDLER_AM(ReplyShort, GASNETI_HANDLER_PICK(cnt32, cnt64)) args
 #define MEDIUM_REQ(cnt32, cnt64, args) \
-  GASNETI_HANDLER_PASTE(gasnet_AMRequestMedium, GASNETI_HANDLER_PICK(cnt32, cnt64)) args
+  GASNETI_HANDLER_AM(RequestMedium, GASNETI_HANDLER_PICK(cnt32, cnt64)) args
 #define MEDIUM_REP(cnt32, cnt64, args) \
-  GASNETI_HANDLER_PASTE(gasnet_AMReplyMedium, GASNETI_HANDLER_PICK(cnt32, cnt64)) args
+  GASNETI_HANDLER_AM(ReplyMedium, GASNETI_HANDLER_PICK(cnt32, cnt64)) args
 #define LONG_REQ(cnt32, cnt64, args) \
-  GASNETI_HANDLER_PASTE(gasnet_AMRequestLong, GASNETI_HANDLER_PICK(cnt32, cnt64)) args
+  GASNETI_HANDLER_AM(RequestLong, GASNETI_HANDLER_PICK(cnt32, cnt64)) args
 #define LONG_REP(cnt32, cnt64, args) \
-  GASNETI_HANDLER_PASTE(gasnet_AMReplyLong, GASNETI_HANDLER_PICK(cnt32, cnt64)) args
+  GASNETI_HANDLER_AM(ReplyLong, GASNETI_HANDLER_PICK(cnt32, cnt64)) args
 #define LONGASYNC_REQ(cnt32, cnt64, args) \
-  GASNETI_HANDLER_PASTE(gasnet_AMRequestLongAsync, GASNETI_HANDLER_PICK(cnt32, cnt64)) args
+  GASNETI_HANDLER_AM(RequestLongAsync, GASNETI_HANDLER_PICK(cnt32, cnt64)) args
 
 /* PACK(ptr) is one argument (32-bit) or two (64-bit); the handler turns
  * them back into a pointer with UNPACK(a0) or UNPACK2(a0, a1). */
