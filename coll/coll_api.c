@@ -94,3 +94,57 @@ void gasnet_coll_exchange(gasnet_team_handle_t team, void *dst, void *src, size_
   gasnete_coll_args_t a = gasnete_coll_args(GASNETE_COLL_EXCHANGE, dst, src, nbytes, 0, flags);
   gasnet_coll_wait_sync(gasnete_coll_initiate(team, &a, 1, "gasnet_coll_exchange"));
 }
+
+/* ------------------------------------------------------------ reduce and scan
+ * Single-address forms; the multiple-address forms will build the same
+ * argument record from their address lists. */
+static gasnete_coll_args_t gasnete_coll_reduce_args(gasnete_coll_kind_t kind, gasnet_image_t root,
+                                                    void *dst, size_t dst_blksz,
+                                                    size_t dst_offset, void *src, size_t src_blksz,
+                                                    size_t src_offset, size_t elem_size,
+                                                    size_t elem_count, gasnet_coll_fn_handle_t func,
+                                                    int func_arg, int flags) {
+  gasnete_coll_args_t a = gasnete_coll_args(kind, dst, src, elem_size, root, flags);
+  gasnete_coll_reduce_args_t r = {src_blksz, src_offset, dst_blksz, dst_offset,
+                                  elem_size, elem_count, func,      func_arg};
+  a.red = r;
+  return a;
+}
+
+gasnet_coll_handle_t gasnet_coll_reduce_nb(gasnet_team_handle_t team, gasnet_image_t dstimage,
+                                           void *dst, void *src, size_t src_blksz,
+                                           size_t src_offset, size_t elem_size, size_t elem_count,
+                                           gasnet_coll_fn_handle_t func, int func_arg, int flags) {
+  gasnete_coll_args_t a =
+      gasnete_coll_reduce_args(GASNETE_COLL_REDUCE, dstimage, dst, 0, 0, src, src_blksz,
+                               src_offset, elem_size, elem_count, func, func_arg, flags);
+  return gasnete_coll_initiate(team, &a, 0, "gasnet_coll_reduce_nb");
+}
+
+void gasnet_coll_reduce(gasnet_team_handle_t team, gasnet_image_t dstimage, void *dst, void *src,
+                        size_t src_blksz, size_t src_offset, size_t elem_size, size_t elem_count,
+                        gasnet_coll_fn_handle_t func, int func_arg, int flags) {
+  gasnete_coll_args_t a =
+      gasnete_coll_reduce_args(GASNETE_COLL_REDUCE, dstimage, dst, 0, 0, src, src_blksz,
+                               src_offset, elem_size, elem_count, func, func_arg, flags);
+  gasnet_coll_wait_sync(gasnete_coll_initiate(team, &a, 1, "gasnet_coll_reduce"));
+}
+
+gasnet_coll_handle_t gasnet_coll_scan_nb(gasnet_team_handle_t team, void *dst, size_t dst_blksz,
+                                         size_t dst_offset, void *src, size_t src_blksz,
+                                         size_t src_offset, size_t elem_size, size_t elem_count,
+                                         gasnet_coll_fn_handle_t func, int func_arg, int flags) {
+  gasnete_coll_args_t a =
+      gasnete_coll_reduce_args(GASNETE_COLL_SCAN, 0, dst, dst_blksz, dst_offset, src, src_blksz,
+                               src_offset, elem_size, elem_count, func, func_arg, flags);
+  return gasnete_coll_initiate(team, &a, 0, "gasnet_coll_scan_nb");
+}
+
+void gasnet_coll_scan(gasnet_team_handle_t team, void *dst, size_t dst_blksz, size_t dst_offset,
+                      void *src, size_t src_blksz, size_t src_offset, size_t elem_size,
+                      size_t elem_count, gasnet_coll_fn_handle_t func, int func_arg, int flags) {
+  gasnete_coll_args_t a =
+      gasnete_coll_reduce_args(GASNETE_COLL_SCAN, 0, dst, dst_blksz, dst_offset, src, src_blksz,
+                               src_offset, elem_size, elem_count, func, func_arg, flags);
+  gasnet_coll_wait_sync(gasnete_coll_initiate(team, &a, 1, "gasnet_coll_scan"));
+}

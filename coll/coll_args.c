@@ -3,6 +3,10 @@
 #include "coll_internal.h"
 
 extern gasnet_seginfo_t gasnete_coll_myseg;
+extern void gasnete_coll_check_reduce_args(gasnet_team_handle_t team, const gasnete_coll_args_t *a,
+                                           const char *call);
+void gasnete_coll_check_in_segment(const char *call, const char *what, const void *addr,
+                                   size_t nbytes);
 
 #define GASNETE_COLL_IN_MASK (GASNET_COLL_IN_NOSYNC | GASNET_COLL_IN_MYSYNC | GASNET_COLL_IN_ALLSYNC)
 #define GASNETE_COLL_OUT_MASK \
@@ -14,10 +18,12 @@ extern gasnet_seginfo_t gasnete_coll_myseg;
 
 static int gasnete_coll_one_bit(int bits) { return bits && !(bits & (bits - 1)); }
 
-static void gasnete_coll_check_flags(int flags, int blocking, const char *call) {
-  if (flags & ~GASNETE_COLL_DATA_FLAGS)
+/* extra: the flags this kind of call adds (a scan's kind). */
+static void gasnete_coll_check_flags(int flags, int extra, int blocking, const char *call) {
+  int known = GASNETE_COLL_DATA_FLAGS | extra;
+  if (flags & ~known)
     gasneti_fatalerror("%s: flags 0x%x contain unknown bits 0x%x", call, (unsigned)flags,
-                       (unsigned)(flags & ~GASNETE_COLL_DATA_FLAGS));
+                       (unsigned)(flags & ~known));
   if (!(flags & GASNETE_COLL_IN_MASK))
     gasneti_fatalerror("%s: flags 0x%x lack an IN_*SYNC mode", call, (unsigned)flags);
   if (!gasnete_coll_one_bit(flags & GASNETE_COLL_IN_MASK))
@@ -37,7 +43,7 @@ static void gasnete_coll_check_flags(int flags, int blocking, const char *call) 
                        call, (unsigned)flags);
 }
 
-static void gasnete_coll_check_in_segment(const char *call, const char *what, const void *addr,
+void gasnete_coll_check_in_segment(const char *call, const char *what, const void *addr,
                                           size_t nbytes) {
   uintptr_t lo = (uintptr_t)gasnete_coll_myseg.addr;
   uintptr_t hi = lo + gasnete_coll_myseg.size;
@@ -79,7 +85,12 @@ void gasnete_coll_check_args(gasnet_team_handle_t team, const gasnete_coll_args_
   if (team != GASNET_TEAM_ALL)
     gasneti_fatalerror("%s: team %p is not a team (this release has GASNET_TEAM_ALL)", call,
                        (void *)team);
-  gasnete_coll_check_flags(a->flags, blocking, call);
+  int scan_kinds = GASNET_COLL_INCLUSIVE_SCAN | GASNET_COLL_EXCLUSIVE_SCAN;
+  gasnete_coll_check_flags(a->flags, a->kind == GASNETE_COLL_SCAN ? scan_kinds : 0, blocking, call);
+  if (a->kind == GASNETE_COLL_REDUCE || a->kind == GASNETE_COLL_SCAN) {
+    gasnete_coll_check_reduce_args(team, a, call);
+    return;
+  }
   if (a->nbytes == 0) gasneti_fatalerror("%s: nbytes is 0; it must be at least 1", call);
   int rooted = a->kind == GASNETE_COLL_BROADCAST || a->kind == GASNETE_COLL_SCATTER ||
                a->kind == GASNETE_COLL_GATHER;

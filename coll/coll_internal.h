@@ -33,6 +33,8 @@ typedef enum {
   GASNETE_COLL_GATHER,
   GASNETE_COLL_GATHER_ALL,
   GASNETE_COLL_EXCHANGE,
+  GASNETE_COLL_REDUCE,
+  GASNETE_COLL_SCAN,
   GASNETE_COLL_KIND_COUNT
 } gasnete_coll_kind_t;
 
@@ -123,14 +125,25 @@ extern void gasnete_coll_dissem_deliver(gasnete_coll_op_t *op, gasnete_coll_diss
 /* ------------------------------------------------------------ algorithms */
 typedef enum { GASNETE_COLL_NOT_YET = 0, GASNETE_COLL_DONE = 1 } gasnete_coll_progress_t;
 
+/* What reduce and scan add: the layouts of src (and of a scan's dst) and
+ * the client function (reduce_layout.h, reduce_apply.h). */
+typedef struct {
+  size_t src_blksz, src_offset;
+  size_t dst_blksz, dst_offset; /* scan only */
+  size_t elem_size, elem_count;
+  gasnet_coll_fn_handle_t func;
+  int func_arg;
+} gasnete_coll_reduce_args_t;
+
 /* The arguments of one collective, as every algorithm sees them. */
 typedef struct {
   gasnete_coll_kind_t kind;
   void *dst;
   void *src;
-  size_t nbytes;
-  gasnet_node_t root; /* team rank of the root (broadcast, scatter, gather) */
+  size_t nbytes;      /* reduce and scan: elem_size */
+  gasnet_node_t root; /* team rank of the root (broadcast, scatter, gather; reduce's dstimage) */
   int flags;
+  gasnete_coll_reduce_args_t red; /* reduce and scan only */
 } gasnete_coll_args_t;
 
 typedef struct gasnete_coll_alg_s {

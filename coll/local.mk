@@ -16,12 +16,18 @@ COLL_SOURCES = \
 	coll/exchange.c \
 	coll/gather.c \
 	coll/gather_all.c \
+	coll/reduce.c \
+	coll/reduce_apply.c \
+	coll/reduce_args.c \
+	coll/reduce_builtin.c \
+	coll/reduce_layout.c \
+	coll/scan.c \
 	coll/scatter.c \
 	coll/select.c \
 	coll/trees.c
 COLL_CPPFLAGS = $(PUBLIC_CPPFLAGS) -DGASNETI_CONDUIT_NEUTRAL
 noinst_HEADERS += coll/coll_internal.h coll/coll_composite.h coll/coll_putfan.h \
-	coll/coll_tree.h coll/trees.h
+	coll/coll_tree.h coll/trees.h coll/reduce_apply.h coll/reduce_layout.h
 include_HEADERS += include/gasnet_coll.h
 
 lib_LTLIBRARIES += libgasnet-coll-seq.la libgasnet-coll-par.la

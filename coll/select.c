@@ -10,9 +10,11 @@
 #include <strings.h>
 
 extern const gasnete_coll_alg_t gasnete_coll_bcast_algs[], gasnete_coll_scatter_algs[],
-    gasnete_coll_gather_algs[], gasnete_coll_gather_all_algs[], gasnete_coll_exchange_algs[];
+    gasnete_coll_gather_algs[], gasnete_coll_gather_all_algs[], gasnete_coll_exchange_algs[],
+    gasnete_coll_reduce_algs[], gasnete_coll_scan_algs[];
 extern const unsigned gasnete_coll_bcast_nalgs, gasnete_coll_scatter_nalgs,
-    gasnete_coll_gather_nalgs, gasnete_coll_gather_all_nalgs, gasnete_coll_exchange_nalgs;
+    gasnete_coll_gather_nalgs, gasnete_coll_gather_all_nalgs, gasnete_coll_exchange_nalgs,
+    gasnete_coll_reduce_nalgs, gasnete_coll_scan_nalgs;
 extern void gasnete_coll_tree_set_radix(uint32_t radix);
 
 typedef struct {
@@ -31,6 +33,8 @@ static gasnete_coll_alg_table_t gasnete_coll_tables[GASNETE_COLL_KIND_COUNT] = {
      &gasnete_coll_gather_all_nalgs, NULL},
     {"exchange", "GASNET_COLL_EXCHANGE_ALG", gasnete_coll_exchange_algs,
      &gasnete_coll_exchange_nalgs, NULL},
+    {"reduce", "GASNET_COLL_REDUCE_ALG", gasnete_coll_reduce_algs, &gasnete_coll_reduce_nalgs, NULL},
+    {"scan", "GASNET_COLL_SCAN_ALG", gasnete_coll_scan_algs, &gasnete_coll_scan_nalgs, NULL},
 };
 
 /* Above this many bytes per block, moving data with puts straight into the
@@ -94,6 +98,11 @@ static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a, gasne
     case GASNETE_COLL_EXCHANGE:
       if (put_ok) return "put";
       return (a->nbytes <= 64 && size > 4) ? "bruck" : "staggered";
+    /* Reduce sends one small partial per subtree (per row when
+     * non-commutative): a flat tree's root does the fewest hops while it
+     * has few children. */
+    case GASNETE_COLL_REDUCE: return size <= 3 ? "flat" : "binomial";
+    case GASNETE_COLL_SCAN: return "dissem";
     default: break;
   }
   return NULL;

@@ -97,6 +97,75 @@ extern gasnet_coll_handle_t gasnet_coll_exchange_nb(gasnet_team_handle_t team, v
 extern void gasnet_coll_exchange(gasnet_team_handle_t team, void *dst, void *src, size_t nbytes,
                                  int flags);
 
+/* ------------------------------------------------------------ computation
+ * Reduce and prefix reduction (scan) with a function of the table given to
+ * gasnet_coll_init. src (and a scan's dst) is a distributed array of
+ * elem_count elements: block-cyclic with blocks of blksz elements starting
+ * offset elements in, or, with blksz 0, all on image `offset`. A scan takes
+ * exactly one of GASNET_COLL_INCLUSIVE_SCAN / GASNET_COLL_EXCLUSIVE_SCAN. */
+extern gasnet_coll_handle_t gasnet_coll_reduce_nb(gasnet_team_handle_t team,
+                                                  gasnet_image_t dstimage, void *dst, void *src,
+                                                  size_t src_blksz, size_t src_offset,
+                                                  size_t elem_size, size_t elem_count,
+                                                  gasnet_coll_fn_handle_t func, int func_arg,
+                                                  int flags);
+extern void gasnet_coll_reduce(gasnet_team_handle_t team, gasnet_image_t dstimage, void *dst,
+                               void *src, size_t src_blksz, size_t src_offset, size_t elem_size,
+                               size_t elem_count, gasnet_coll_fn_handle_t func, int func_arg,
+                               int flags);
+extern gasnet_coll_handle_t gasnet_coll_scan_nb(gasnet_team_handle_t team, void *dst,
+                                                size_t dst_blksz, size_t dst_offset, void *src,
+                                                size_t src_blksz, size_t src_offset,
+                                                size_t elem_size, size_t elem_count,
+                                                gasnet_coll_fn_handle_t func, int func_arg,
+                                                int flags);
+extern void gasnet_coll_scan(gasnet_team_handle_t team, void *dst, size_t dst_blksz,
+                             size_t dst_offset, void *src, size_t src_blksz, size_t src_offset,
+                             size_t elem_size, size_t elem_count, gasnet_coll_fn_handle_t func,
+                             int func_arg, int flags);
+
+/* Built-in reduction functions (an extension: the spec has none). Put them
+ * in the table given to gasnet_coll_init, e.g. {gasnet_coll_fn_sum, 0}, and
+ * pass the element type as func_arg. All are commutative; floating-point
+ * results are still the same from run to run (the order of evaluation is
+ * fixed). Bitwise functions take integer types only. minloc / maxloc take
+ * GASNET_COLL_TYPE_DOUBLE (elements gasnet_coll_loc_double_t) or
+ * GASNET_COLL_TYPE_INT64 (gasnet_coll_loc_int64_t); ties go to the smaller
+ * loc. */
+typedef enum {
+  GASNET_COLL_TYPE_INT8,
+  GASNET_COLL_TYPE_UINT8,
+  GASNET_COLL_TYPE_INT16,
+  GASNET_COLL_TYPE_UINT16,
+  GASNET_COLL_TYPE_INT32,
+  GASNET_COLL_TYPE_UINT32,
+  GASNET_COLL_TYPE_INT64,
+  GASNET_COLL_TYPE_UINT64,
+  GASNET_COLL_TYPE_FLOAT,
+  GASNET_COLL_TYPE_DOUBLE
+} gasnet_coll_type_t;
+
+typedef struct {
+  double value;
+  int64_t loc;
+} gasnet_coll_loc_double_t;
+typedef struct {
+  int64_t value;
+  int64_t loc;
+} gasnet_coll_loc_int64_t;
+
+extern void gasnet_coll_fn_sum(void *, size_t, const void *, size_t, const void *, size_t, int, int);
+extern void gasnet_coll_fn_prod(void *, size_t, const void *, size_t, const void *, size_t, int, int);
+extern void gasnet_coll_fn_min(void *, size_t, const void *, size_t, const void *, size_t, int, int);
+extern void gasnet_coll_fn_max(void *, size_t, const void *, size_t, const void *, size_t, int, int);
+extern void gasnet_coll_fn_band(void *, size_t, const void *, size_t, const void *, size_t, int, int);
+extern void gasnet_coll_fn_bor(void *, size_t, const void *, size_t, const void *, size_t, int, int);
+extern void gasnet_coll_fn_bxor(void *, size_t, const void *, size_t, const void *, size_t, int, int);
+extern void gasnet_coll_fn_minloc(void *, size_t, const void *, size_t, const void *, size_t, int,
+                                  int);
+extern void gasnet_coll_fn_maxloc(void *, size_t, const void *, size_t, const void *, size_t, int,
+                                  int);
+
 /* ------------------------------------------------------------ teams
  * Size, rank <-> node translation and the split-phase team barrier, under
  * both spellings GASNet-1 clients use. The team barrier has the semantics

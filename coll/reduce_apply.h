@@ -1,0 +1,56 @@
+/* reduce_apply.h: calling the client's reduction functions on behalf of
+ * reduce and scan.
+ *
+ * A registered function f takes left operands L[0..l-1] and right operands
+ * R[0..n-1] and writes results[i] = L[0] op .. op L[l-1] op R[0] op .. op
+ * R[i]: one signature for reductions (n == 1) and prefix reductions. The
+ * helpers below only ever pass operands in array order, so a
+ * non-commutative function sees its elements in order; they never let
+ * results alias an operand, which the spec does not promise clients. */
+#ifndef COLL_REDUCE_APPLY_H
+#define COLL_REDUCE_APPLY_H
+
+#include "coll_internal.h"
+
+typedef struct {
+  gasnet_coll_reduce_fn_t fnptr;
+  unsigned flags; /* as registered: GASNET_COLL_AMSAFE, GASNET_COLL_NONCOMM */
+  int arg;        /* func_arg of the call */
+  size_t elem_size;
+  void *scratch; /* one element, for combining in place */
+} gasnete_coll_apply_t;
+
+extern void gasnete_coll_apply_init(gasnete_coll_apply_t *fn, gasnet_coll_fn_handle_t func, int arg,
+                                    size_t elem_size);
+extern void gasnete_coll_apply_free(gasnete_coll_apply_t *fn);
+
+static inline int gasnete_coll_apply_noncomm(const gasnete_coll_apply_t *fn) {
+  return (fn->flags & GASNET_COLL_NONCOMM) != 0;
+}
+
+/* May the function run here and now? A function registered without
+ * AMSAFE runs only on an application thread outside handler context
+ * (inside a poll or sync call); progress functions that need it return
+ * "not yet" otherwise and run it on the next poll. */
+static inline int gasnete_coll_apply_may_run(const gasnete_coll_apply_t *fn) {
+  return (fn->flags & GASNET_COLL_AMSAFE) || !gasneti_in_handler();
+}
+
+/* out = elems[0] op .. op elems[n-1] (n >= 1; out must not overlap elems). */
+extern void gasnete_coll_apply_reduce(const gasnete_coll_apply_t *fn, void *out, const void *elems,
+                                      size_t n);
+/* acc = acc op right. */
+extern void gasnete_coll_apply_accumulate(const gasnete_coll_apply_t *fn, void *acc,
+                                          const void *right);
+/* acc = left op acc (left comes first in the array). */
+extern void gasnete_coll_apply_prepend(const gasnete_coll_apply_t *fn, void *acc,
+                                       const void *left);
+/* out[i] = carry op elems[0] op .. op elems[i] for i < n; carry may be NULL
+ * (nothing to the left). out must not overlap elems. */
+extern void gasnete_coll_apply_prefix(const gasnete_coll_apply_t *fn, void *out, const void *carry,
+                                      const void *elems, size_t n);
+
+/* The index check every reduce and scan call makes. */
+extern void gasnete_coll_check_fn(gasnet_coll_fn_handle_t func, const char *call);
+
+#endif
