@@ -220,15 +220,16 @@ static void scan_round_fold(gasnete_coll_op_t *op, scan_t *s) {
   uint32_t dist = 1u << s->round;
   int wraps = op->team->myrank < dist; /* the sender's blocks are one row up */
   int grow_a = ((op->team->size - 1) >> s->round) & 1u;
-  for (size_t row = n; row-- > 0;) {
-    if (wraps && row == 0) continue; /* nothing left of row 0 across the wrap */
-    size_t from = wraps ? row - 1 : row;
+  for (size_t row = 0; row < n; row++) {
+    /* Across the wrap, row 0 has nothing to its left: the sender's part is empty. */
+    int across = wraps && row == 0;
+    size_t from = across ? 0 : wraps ? row - 1 : row;
     char *h = s->h.val + row * es;
     if (grow_a) /* A = sender's A + own, then my old H */
-      scan_join(&s->fn, s->a.val + row * es, &s->a.has[row], ra + from * es, ra_has[from], h,
-                s->h.has[row]);
+      scan_join(&s->fn, s->a.val + row * es, &s->a.has[row], ra + from * es,
+                !across && ra_has[from], h, s->h.has[row]);
     int old_has = s->h.has[row];
-    scan_join(&s->fn, h, &s->h.has[row], rh + from * es, rh_has[from], h, old_has);
+    scan_join(&s->fn, h, &s->h.has[row], rh + from * es, !across && rh_has[from], h, old_has);
   }
 }
 

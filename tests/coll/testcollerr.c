@@ -52,6 +52,35 @@ static void bcast(void *dst, gasnet_node_t root, void *src, size_t nbytes, int f
   gasnet_coll_wait_sync(h);
 }
 
+/* One reduce or scan mistake: 8-byte int64 sums, one element per node. */
+static void reduce_cases(const char *c) {
+  int64_t *v = (int64_t *)seg_buf;
+  const int I64 = GASNET_COLL_TYPE_INT64;
+  gasnet_team_handle_t T = GASNET_TEAM_ALL;
+  if (!strcmp(c, "reduce_badfunc")) gasnet_coll_reduce(T, 0, v, v, 1, 0, 8, N, 7, I64, GOOD);
+  if (!strcmp(c, "reduce_elemsize0")) gasnet_coll_reduce(T, 0, v, v, 1, 0, 0, N, 0, I64, GOOD);
+  if (!strcmp(c, "reduce_count0")) gasnet_coll_reduce(T, 0, v, v, 1, 0, 8, 0, 0, I64, GOOD);
+  if (!strcmp(c, "reduce_dstimage")) gasnet_coll_reduce(T, N, v, v, 1, 0, 8, N, 0, I64, GOOD);
+  if (!strcmp(c, "reduce_srcoffset"))
+    gasnet_coll_reduce(T, 0, v, v, 0, N + 2, 8, N, 0, I64, GOOD);
+  if (!strcmp(c, "reduce_nulldst"))
+    gasnet_coll_reduce(T, 0, ME == 0 ? NULL : v, v, 1, 0, 8, N, 0, I64, GOOD);
+  if (!strcmp(c, "reduce_misaligned")) {
+#ifndef GASNET_DEBUG
+    skip("alignment is checked in debug builds");
+#endif
+    gasnet_coll_reduce(T, 0, v, seg_buf + 4, 1, 0, 8, N, 0, I64, GOOD);
+  }
+  if (!strcmp(c, "reduce_scanflag"))
+    gasnet_coll_reduce(T, 0, v, v, 1, 0, 8, N, 0, I64, GOOD | GASNET_COLL_INCLUSIVE_SCAN);
+  if (!strcmp(c, "scan_nokind")) gasnet_coll_scan(T, v + 1, 1, 0, v, 1, 0, 8, N, 0, I64, GOOD);
+  if (!strcmp(c, "scan_bothkinds"))
+    gasnet_coll_scan(T, v + 1, 1, 0, v, 1, 0, 8, N, 0, I64,
+                     GOOD | GASNET_COLL_INCLUSIVE_SCAN | GASNET_COLL_EXCLUSIVE_SCAN);
+  if (!strcmp(c, "scan_dstoffset"))
+    gasnet_coll_scan(T, v + 1, 0, N, v, 1, 0, 8, N, 0, I64, GOOD | GASNET_COLL_INCLUSIVE_SCAN);
+}
+
 typedef struct {
   const char *name;
   const char *what;
@@ -92,6 +121,19 @@ static const case_t cases[] = {
     {"mismatch_root", "root differs on the last node (debug builds, 2+ nodes)"},
     {"mismatch_flags", "IN mode differs on the last node (debug builds, 2+ nodes)"},
     {"inbarrier", "a collective between gasnet_barrier_notify and gasnet_barrier_wait"},
+    {"reduce_badfunc", "reduce with a function index past the table"},
+    {"reduce_elemsize0", "reduce with elem_size 0"},
+    {"reduce_count0", "reduce with elem_count 0"},
+    {"reduce_dstimage", "reduce dstimage = number of nodes"},
+    {"reduce_srcoffset", "reduce with src_blksz 0 and src_offset naming no image"},
+    {"reduce_nulldst", "reduce with a NULL dst on the destination image"},
+    {"reduce_misaligned", "reduce src not aligned for 8-byte elements (debug builds)"},
+    {"scan_nokind", "scan without INCLUSIVE_SCAN or EXCLUSIVE_SCAN"},
+    {"scan_bothkinds", "scan with both INCLUSIVE_SCAN and EXCLUSIVE_SCAN"},
+    {"scan_dstoffset", "scan with dst_blksz 0 and dst_offset naming no image"},
+    {"reduce_scanflag", "reduce given GASNET_COLL_INCLUSIVE_SCAN"},
+    {"badalg_reduce", "GASNET_COLL_REDUCE_ALG=bogus"},
+    {"badalg_scan", "GASNET_COLL_SCAN_ALG=bogus"},
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 
@@ -115,6 +157,8 @@ int main(int argc, char **argv) {
   if (!strcmp(c, "badalg")) setenv("GASNET_COLL_BROADCAST_ALG", "bogus", 1);
   if (!strcmp(c, "badalg_exchange")) setenv("GASNET_COLL_EXCHANGE_ALG", "bogus", 1);
   if (!strcmp(c, "badalg_gather_all")) setenv("GASNET_COLL_GATHER_ALL_ALG", "bogus", 1);
+  if (!strcmp(c, "badalg_reduce")) setenv("GASNET_COLL_REDUCE_ALG", "bogus", 1);
+  if (!strcmp(c, "badalg_scan")) setenv("GASNET_COLL_SCAN_ALG", "bogus", 1);
   if (!strcmp(c, "badradix")) setenv("GASNET_COLL_TREE_RADIX", "1", 1);
 
   gasnet_handlerentry_t handlers[] = {{H_BAD_COLL, (void (*)())bad_coll_handler},
@@ -136,7 +180,8 @@ int main(int argc, char **argv) {
     gasnet_coll_init(images, ME, NULL, 0, 0);
 #endif
   }
-  gasnet_coll_init(NULL, 0, NULL, 0, 0);
+  static const gasnet_coll_fn_entry_t fns[] = {{gasnet_coll_fn_sum, 0}};
+  gasnet_coll_init(NULL, 0, fns, 1, 0);
   if (!strcmp(c, "inittwice")) gasnet_coll_init(NULL, 0, NULL, 0, 0);
 
   /* A correct collective first: the library works until the mistake. */
@@ -206,6 +251,7 @@ int main(int argc, char **argv) {
             last ? GOOD : (GOOD & ~GASNET_COLL_IN_MYSYNC) | GASNET_COLL_IN_ALLSYNC);
   }
 
+  reduce_cases(c);
   if (!strcmp(c, "inbarrier")) {
     gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
     bcast(seg_buf, 0, seg_buf, 8, GOOD);
