@@ -43,12 +43,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OP_BCAST, OP_SCATTER, OP_GATHER, OP_GATHER_ALL, OP_EXCHANGE, OP_COUNT };
+/* reduce and scan: int32 sums in a blocked layout (one block of bytes / 4
+ * elements per node), with the built-in sum registered commutative
+ * ("reduce", "scan") and as NONCOMM ("reduce_nc", "scan_nc"). Their rows
+ * add two yardsticks: "compute", the time to sum one node's elements with
+ * one call of the same function, and "bcast8", the 8-byte broadcast. */
+enum { OP_BCAST, OP_SCATTER, OP_GATHER, OP_GATHER_ALL, OP_EXCHANGE,
+       OP_REDUCE, OP_REDUCE_NC, OP_SCAN, OP_SCAN_NC, OP_COUNT };
 static const char *const op_names[OP_COUNT] = {"broadcast", "scatter", "gather", "gather_all",
-                                               "exchange"};
+                                               "exchange", "reduce", "reduce_nc", "scan",
+                                               "scan_nc"};
 static const char *const op_env[OP_COUNT] = {
     "GASNET_COLL_BROADCAST_ALG", "GASNET_COLL_SCATTER_ALG", "GASNET_COLL_GATHER_ALG",
-    "GASNET_COLL_GATHER_ALL_ALG", "GASNET_COLL_EXCHANGE_ALG"};
+    "GASNET_COLL_GATHER_ALL_ALG", "GASNET_COLL_EXCHANGE_ALG", "GASNET_COLL_REDUCE_ALG",
+    "GASNET_COLL_REDUCE_ALG", "GASNET_COLL_SCAN_ALG", "GASNET_COLL_SCAN_ALG"};
+enum { FN_SUM, FN_SUM_NONCOMM };
+static const gasnet_coll_fn_entry_t fn_table[] = {
+    {gasnet_coll_fn_sum, GASNET_COLL_AMSAFE},
+    {gasnet_coll_fn_sum, GASNET_COLL_AMSAFE | GASNET_COLL_NONCOMM}};
+static int op_computes(int op) { return op >= OP_REDUCE; }
 /* The algorithms of each op (coll/bcast.c, scatter.c, gather.c,
  * gather_all.c, exchange.c), to know which ops a -a name applies to. */
 static const char *const op_algs[OP_COUNT][6] = {
@@ -57,6 +70,10 @@ static const char *const op_algs[OP_COUNT][6] = {
     {"flat", "binomial", "binary", "knomial", "put", NULL},
     {"dissem", "flat", "gather_bcast", "put", NULL, NULL},
     {"staggered", "bruck", "put", NULL, NULL, NULL},
+    {"flat", "binomial", "binary", "knomial", NULL, NULL},
+    {"flat", "binomial", "binary", "knomial", NULL, NULL},
+    {"dissem", NULL, NULL, NULL, NULL, NULL},
+    {"dissem", NULL, NULL, NULL, NULL, NULL},
 };
 
 enum { SYNC_ALL, SYNC_NO, SYNC_MY, SYNC_COUNT };
@@ -108,8 +125,31 @@ static void run_coll(int op, void *dst, void *src, size_t nbytes, int flags) {
     case OP_SCATTER: gasnet_coll_scatter(T, dst, 0, src, nbytes, flags); break;
     case OP_GATHER: gasnet_coll_gather(T, 0, dst, src, nbytes, flags); break;
     case OP_GATHER_ALL: gasnet_coll_gather_all(T, dst, src, nbytes, flags); break;
-    default: gasnet_coll_exchange(T, dst, src, nbytes, flags); break;
+    case OP_EXCHANGE: gasnet_coll_exchange(T, dst, src, nbytes, flags); break;
+    default: {
+      size_t per_node = nbytes / 4 ? nbytes / 4 : 1, count = per_node * N;
+      int fn = (op == OP_REDUCE || op == OP_SCAN) ? FN_SUM : FN_SUM_NONCOMM;
+      if (op == OP_REDUCE || op == OP_REDUCE_NC)
+        gasnet_coll_reduce(T, 0, dst, src, per_node, 0, 4, count, fn, GASNET_COLL_TYPE_INT32, flags);
+      else
+        gasnet_coll_scan(T, dst, per_node, 0, src, per_node, 0, 4, count, fn,
+                         GASNET_COLL_TYPE_INT32, flags | GASNET_COLL_INCLUSIVE_SCAN);
+    }
   }
+}
+
+/* The compute floor: one node's elements summed by one call (us). */
+static double compute_floor(const void *src, size_t nbytes) {
+  size_t n = nbytes / 4 ? nbytes / 4 : 1;
+  int32_t out;
+  int reps = (int)(((size_t)64 << 20) / (n * 4 + 64)) + 1;
+  if (reps > 2000) reps = 2000;
+  gasnett_tick_t t0 = gasnett_ticks_now();
+  for (int r = 0; r < reps; r++)
+    if (n > 1) gasnet_coll_fn_sum(&out, 1, src, n - 1, (const int32_t *)src + n - 1, 4, 0,
+                                  GASNET_COLL_TYPE_INT32);
+  gasnett_tick_t t1 = gasnett_ticks_now();
+  return (double)gasnett_ticks_to_ns(t1 - t0) / 1000.0 / reps;
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -202,7 +242,7 @@ int main(int argc, char **argv) {
   segsize = (segsize + GASNET_PAGESIZE - 1) & ~(uintptr_t)(GASNET_PAGESIZE - 1);
   if (segsize > gasnet_getMaxLocalSegmentSize()) die("-m too large for the segment", NULL);
   if (gasnet_attach(NULL, 0, segsize, 0) != GASNET_OK) die("gasnet_attach failed", NULL);
-  gasnet_coll_init(NULL, 0, NULL, 0, 0);
+  gasnet_coll_init(NULL, 0, fn_table, 2, 0);
 
   unsigned char *dst, *src;
   if (opt.out_of_seg) {
@@ -237,6 +277,7 @@ int main(int argc, char **argv) {
       printf("\n%s, algorithm %s, %u nodes\n%10s", op_names[op], alg, (unsigned)N, "bytes");
       for (int s = 0; s < SYNC_COUNT; s++)
         if (opt.syncs[s]) printf("  %9ssync med  %6s min", sync_names[s], "");
+      if (op_computes(op)) printf("  %9s  %9s", "compute", "bcast8");
       printf("\n");
     }
     for (size_t nb = opt.min;; nb = nb * opt.factor > opt.max && nb < opt.max ? opt.max : nb * opt.factor) {
@@ -252,6 +293,14 @@ int main(int argc, char **argv) {
           else
             printf("  %17.2f  %10.2f", med, mn);
         }
+      }
+      if (op_computes(op)) {
+        double floor_us = compute_floor(src, nb), bmed, bmin;
+        measure(OP_BCAST, 8, 0, dst, src, &bmed, &bmin);
+        if (ME == 0 && !opt.csv) printf("  %9.2f  %9.2f", floor_us, bmed);
+        if (ME == 0 && opt.csv)
+          printf("%s_floors,compute_bcast8,%u,%zu,all,%.3f,%.3f\n", op_names[op], (unsigned)N, nb,
+                 floor_us, bmed);
       }
       if (ME == 0) {
         if (!opt.csv) printf("\n");
