@@ -3,7 +3,7 @@
  * followed by a wait. */
 #include "coll_internal.h"
 
-extern void gasnete_coll_check_args(gasnet_team_handle_t team, const gasnete_coll_args_t *a,
+extern void gasnete_coll_check_args(gasnete_coll_team_t *team, const gasnete_coll_args_t *a,
                                     int blocking, const char *call);
 
 /* The handle an op completes: a fresh one, or the open aggregate's.
@@ -16,10 +16,21 @@ static gasnete_coll_handle_t *gasnete_coll_handle_for(gasnete_coll_team_t *team,
   return h;
 }
 
-static gasnet_coll_handle_t gasnete_coll_initiate(gasnet_team_handle_t team,
+/* The profile (gasnet_coll_dumpProfile): calls and the bytes they name. */
+static void gasnete_coll_count_call(gasnete_coll_team_t *team, const gasnete_coll_args_t *args) {
+  int reduction = args->kind == GASNETE_COLL_REDUCE || args->kind == GASNETE_COLL_SCAN;
+  team->calls[args->kind]++;
+  team->bytes[args->kind] += reduction ? (uint64_t)args->red.elem_size * args->red.elem_count
+                                       : (uint64_t)args->nbytes;
+}
+
+static gasnet_coll_handle_t gasnete_coll_initiate(gasnet_team_handle_t handle,
                                                   const gasnete_coll_args_t *args, int blocking,
                                                   const char *call) {
+  if (!gasnete_coll_initialized) gasnete_coll_fatal_misuse(call, "called before gasnet_coll_init");
+  gasnete_coll_team_t *team = gasnete_coll_team_lookup(handle, call);
   gasnete_coll_check_args(team, args, blocking, call);
+  gasnete_coll_count_call(team, args);
   gasnete_coll_handle_t *h = gasnete_coll_handle_for(team, args->flags);
   gasnete_coll_op_start(team, args, h, call);
   gasnete_coll_kick();

@@ -3,7 +3,7 @@
 #include "coll_internal.h"
 
 extern gasnet_seginfo_t gasnete_coll_myseg;
-extern void gasnete_coll_check_reduce_args(gasnet_team_handle_t team, const gasnete_coll_args_t *a,
+extern void gasnete_coll_check_reduce_args(gasnete_coll_team_t *team, const gasnete_coll_args_t *a,
                                            const char *call);
 void gasnete_coll_check_in_segment(const char *call, const char *what, const void *addr,
                                    size_t nbytes);
@@ -76,15 +76,12 @@ static gasnete_coll_local_buffers_t gasnete_coll_local_buffers(const gasnete_col
   return b;
 }
 
-void gasnete_coll_check_args(gasnet_team_handle_t team, const gasnete_coll_args_t *a, int blocking,
+void gasnete_coll_check_args(gasnete_coll_team_t *team, const gasnete_coll_args_t *a, int blocking,
                              const char *call) {
   if (!gasnete_coll_initialized) gasnete_coll_fatal_misuse(call, "called before gasnet_coll_init");
   if (gasneti_in_handler()) gasnete_coll_fatal_misuse(call, "called from inside an AM handler");
   if (gasneti_barrier_pending())
     gasnete_coll_fatal_misuse(call, "called between gasnet_barrier_notify and gasnet_barrier_wait");
-  if (team != GASNET_TEAM_ALL)
-    gasneti_fatalerror("%s: team %p is not a team (this release has GASNET_TEAM_ALL)", call,
-                       (void *)team);
   int scan_kinds = GASNET_COLL_INCLUSIVE_SCAN | GASNET_COLL_EXCLUSIVE_SCAN;
   gasnete_coll_check_flags(a->flags, a->kind == GASNETE_COLL_SCAN ? scan_kinds : 0, blocking, call);
   if (a->kind == GASNETE_COLL_REDUCE || a->kind == GASNETE_COLL_SCAN) {

@@ -210,6 +210,7 @@ static int gasnete_coll_op_advance(gasnete_coll_op_t *op) {
 
 static void gasnete_coll_retire(gasnete_coll_op_t *op) {
   gasnete_coll_unfile_bucket(op);
+  op->team->live_ops--;
   if (op->alg->cleanup) op->alg->cleanup(op);
   gasnete_coll_handle_op_done(op->handle);
   free(op);
@@ -263,12 +264,19 @@ static uint64_t gasnete_coll_args_digest(const gasnete_coll_args_t *args) {
 
 gasnete_coll_op_t *gasnete_coll_op_start(gasnete_coll_team_t *team, const gasnete_coll_args_t *args,
                                          gasnete_coll_handle_t *handle, const char *call) {
+  return gasnete_coll_op_start_alg(team, args, gasnete_coll_select(args, team->size), handle, call);
+}
+
+gasnete_coll_op_t *gasnete_coll_op_start_alg(gasnete_coll_team_t *team,
+                                             const gasnete_coll_args_t *args,
+                                             const gasnete_coll_alg_t *alg,
+                                             gasnete_coll_handle_t *handle, const char *call) {
   gasnete_coll_op_t *op = gasnete_coll_calloc(1, sizeof(*op));
   op->team = team;
   op->args = *args;
   op->handle = handle;
   op->call = call;
-  op->alg = gasnete_coll_select(args, team->size);
+  op->alg = alg;
   int in_all = (args->flags & GASNET_COLL_IN_ALLSYNC) != 0;
   int out_all = (args->flags & GASNET_COLL_OUT_ALLSYNC) != 0;
 #ifdef GASNET_DEBUG
@@ -282,6 +290,7 @@ gasnete_coll_op_t *gasnete_coll_op_start(gasnete_coll_team_t *team, const gasnet
   op->state = GASNETE_COLL_OP_CHECK;
   gasnete_coll_lock();
   op->seq = team->next_seq++;
+  team->live_ops++;
   op->alg->setup(op);
   gasnete_coll_file(op);
   gasnete_coll_early_replay(op);
@@ -289,6 +298,26 @@ gasnete_coll_op_t *gasnete_coll_op_start(gasnete_coll_team_t *team, const gasnet
   gasneti_progress_enable(gasnete_coll_hook);
   gasnete_coll_unlock();
   return op;
+}
+
+/* A freed team's id is never used again on this node (ids only grow), so
+ * what a peer sent for it can only be dropped. */
+void gasnete_coll_forget_team(uint32_t team_id) {
+  gasnete_coll_lock();
+  gasnete_coll_inbox_drain();
+  for (unsigned b = 0; b < GASNETE_COLL_BUCKETS; b++) {
+    gasnete_coll_early_t **p = &gasnete_coll_early_buckets[b];
+    while (*p) {
+      gasnete_coll_early_t *e = *p;
+      if (e->team_id == team_id) {
+        *p = e->next;
+        free(e);
+      } else {
+        p = &e->next;
+      }
+    }
+  }
+  gasnete_coll_unlock();
 }
 
 /* Advance everything once: lets a fresh op start sending at once. */

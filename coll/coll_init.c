@@ -4,7 +4,7 @@
 
 #include <stdlib.h>
 
-struct gasnete_coll_team_s gasnete_coll_team_all;
+gasnete_coll_team_t gasnete_coll_team_all;
 int gasnete_coll_initialized;
 
 /* The client's reduction functions, by index (reduce and scan use them). */

@@ -35,23 +35,61 @@ typedef enum {
   GASNETE_COLL_EXCHANGE,
   GASNETE_COLL_REDUCE,
   GASNETE_COLL_SCAN,
-  GASNETE_COLL_KIND_COUNT
+  GASNETE_COLL_KIND_COUNT, /* the kinds above: chosen by select.c, counted by the profile */
+  /* A team barrier (team_barrier.c) runs as an op with its own algorithm. */
+  GASNETE_COLL_TEAM_BARRIER = GASNETE_COLL_KIND_COUNT
 } gasnete_coll_kind_t;
 
 /* ------------------------------------------------------------ teams */
+/* A member of a team, for node -> rank lookups (sorted by node). */
+typedef struct {
+  gasnet_node_t node;
+  gasnet_node_t rank;
+} gasnete_coll_member_t;
+
+/* The split-phase team barrier of a team other than GASNET_TEAM_ALL
+ * (team_barrier.c): at most one in flight per team. A consensus is the
+ * barrier's verdict so far, encoded in 64 bits (team_barrier.c). */
+typedef struct {
+  int notified;   /* between notify and the wait or successful try */
+  int id, flags;  /* of the pending notify */
+  uint64_t mine;  /* this rank's own consensus, from its notify */
+  uint32_t count; /* barriers completed */
+  uint64_t last;  /* the consensus of the last one to complete */
+  int last_id;    /* this node's id in it */
+  gasnete_coll_handle_t *handle;
+} gasnete_coll_team_barrier_t;
+
 struct gasnete_coll_team_s {
-  uint32_t id;
+  uint32_t id;                      /* the same on every member */
   gasnet_node_t size;
   gasnet_node_t myrank;
   uint32_t next_seq;                /* sequence number of the next op */
   gasnete_coll_handle_t *aggregate; /* open aggregate, or NULL */
+  gasnet_node_t *rank2node;         /* NULL for GASNET_TEAM_ALL (rank == node) */
+  gasnete_coll_member_t *by_node;   /* sorted by node; NULL for GASNET_TEAM_ALL */
+  void *clientdata;
+  uint32_t live_ops;                /* started and not yet retired */
+  gasnete_coll_team_barrier_t barrier;
+  uint64_t calls[GASNETE_COLL_KIND_COUNT]; /* the profile */
+  uint64_t bytes[GASNETE_COLL_KIND_COUNT];
+  gasnete_coll_team_t *next;        /* this node's live teams */
 };
+
+extern gasnete_coll_team_t gasnete_coll_team_all;
 
 static inline gasnet_node_t gasnete_coll_rank2node(const gasnete_coll_team_t *team,
                                                    gasnet_node_t rank) {
-  (void)team; /* GASNET_TEAM_ALL: ranks are node numbers */
-  return rank;
+  return team->rank2node ? team->rank2node[rank] : rank;
 }
+
+/* coll_team.c: handles <-> teams. lookup ends the job, naming call and the
+ * handle, when the handle names no live team of this node. */
+extern gasnete_coll_team_t *gasnete_coll_team_lookup(gasnet_team_handle_t handle, const char *call);
+extern gasnet_team_handle_t gasnete_coll_team_handle(const gasnete_coll_team_t *team);
+extern void gasnete_coll_team_register(gasnete_coll_team_t *team);
+/* Node -> team rank, or -1 when the node is not a member. */
+extern long gasnete_coll_team_rank_of(const gasnete_coll_team_t *team, gasnet_node_t node);
 
 /* ------------------------------------------------------------ handles */
 struct gasnete_coll_handle_s {
@@ -195,6 +233,14 @@ struct gasnete_coll_op_s {
 extern gasnete_coll_op_t *gasnete_coll_op_start(gasnete_coll_team_t *team,
                                                 const gasnete_coll_args_t *args,
                                                 gasnete_coll_handle_t *handle, const char *call);
+/* The same with the algorithm given (ops that have no selection table). */
+extern gasnete_coll_op_t *gasnete_coll_op_start_alg(gasnete_coll_team_t *team,
+                                                    const gasnete_coll_args_t *args,
+                                                    const gasnete_coll_alg_t *alg,
+                                                    gasnete_coll_handle_t *handle,
+                                                    const char *call);
+/* Drop what the early-arrival store holds for a team being freed. */
+extern void gasnete_coll_forget_team(uint32_t team_id);
 extern void gasnete_coll_kick(void);
 extern void gasnete_coll_dispatch(uint32_t team_id, uint32_t seq, const gasnete_coll_msg_t *msg);
 extern void gasnete_coll_engine_init(void);
@@ -212,6 +258,17 @@ static inline gasnet_node_t gasnete_coll_rank_sub(gasnet_node_t rank, gasnet_nod
 }
 
 /* select.c */
+/* One operation's algorithm table as the selector holds it (for
+ * gasnet_coll_dumpTuningState). */
+typedef struct {
+  const char *op_name;
+  const char *env_name;
+  const gasnete_coll_alg_t *algs;
+  unsigned nalgs;
+  const gasnete_coll_alg_t *forced; /* by env_name, or NULL */
+} gasnete_coll_alg_table_view_t;
+extern gasnete_coll_alg_table_view_t gasnete_coll_select_table(gasnete_coll_kind_t kind);
+extern size_t gasnete_coll_select_put_threshold(void);
 extern const gasnete_coll_alg_t *gasnete_coll_select(const gasnete_coll_args_t *args,
                                                      gasnet_node_t size);
 extern void gasnete_coll_select_init(void);

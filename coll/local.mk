@@ -5,6 +5,7 @@ COLL_SOURCES = \
 	coll/coll_api.c \
 	coll/coll_args.c \
 	coll/coll_composite.c \
+	coll/coll_dump.c \
 	coll/coll_engine.c \
 	coll/coll_handle.c \
 	coll/coll_init.c \
@@ -24,6 +25,8 @@ COLL_SOURCES = \
 	coll/scan.c \
 	coll/scatter.c \
 	coll/select.c \
+	coll/team_barrier.c \
+	coll/team_split.c \
 	coll/trees.c
 COLL_CPPFLAGS = $(PUBLIC_CPPFLAGS) -DGASNETI_CONDUIT_NEUTRAL
 noinst_HEADERS += coll/coll_internal.h coll/coll_composite.h coll/coll_putfan.h \

@@ -61,7 +61,7 @@ static void gasnete_coll_check_scan_kind(int flags, const char *call) {
                        call, (unsigned)flags);
 }
 
-void gasnete_coll_check_reduce_args(gasnet_team_handle_t team, const gasnete_coll_args_t *a,
+void gasnete_coll_check_reduce_args(gasnete_coll_team_t *team, const gasnete_coll_args_t *a,
                                     const char *call) {
   const gasnete_coll_reduce_args_t *r = &a->red;
   gasnet_node_t size = team->size, me = team->myrank;

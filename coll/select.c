@@ -113,3 +113,11 @@ const gasnete_coll_alg_t *gasnete_coll_select(const gasnete_coll_args_t *args, g
   if (forced && forced->eligible(args, size)) return forced;
   return gasnete_coll_by_name(args->kind, gasnete_coll_default_name(args, size));
 }
+
+gasnete_coll_alg_table_view_t gasnete_coll_select_table(gasnete_coll_kind_t kind) {
+  const gasnete_coll_alg_table_t *t = &gasnete_coll_tables[kind];
+  gasnete_coll_alg_table_view_t v = {t->op_name, t->env_name, t->algs, *t->nalgs, t->forced};
+  return v;
+}
+
+size_t gasnete_coll_select_put_threshold(void) { return gasnete_coll_put_threshold; }

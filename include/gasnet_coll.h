@@ -36,10 +36,14 @@ GASNETI_BEGIN_EXTERNC
 #define GASNET_COLL_MAX_OUTSTANDING 65535
 
 /* ------------------------------------------------------------ types */
+/* A team handle is the team's id in bits a pointer can hold (id * 2 + 1),
+ * not an address, so it has the same bits on every member of the team and
+ * can be compared for equality or sent to a peer. Team ids are unique
+ * among the live teams of a node; teams with disjoint members may share
+ * one. GASNET_TEAM_ALL is id 0. */
 struct gasnete_coll_team_s;
 typedef struct gasnete_coll_team_s *gasnet_team_handle_t;
-extern struct gasnete_coll_team_s gasnete_coll_team_all;
-#define GASNET_TEAM_ALL (&gasnete_coll_team_all)
+#define GASNET_TEAM_ALL ((gasnet_team_handle_t)(uintptr_t)1)
 
 struct gasnete_coll_handle_s;
 typedef struct gasnete_coll_handle_s *gasnet_coll_handle_t;
@@ -184,6 +188,50 @@ static inline uint32_t gasnet_coll_team_node2rank(gasnet_team_handle_t team, gas
   return gasnete_coll_team_node2rank(team, node);
 }
 
+/* Making and ending teams (docs/collectives.md, "Teams").
+ * gasnet_coll_team_split: collective over every member of parent; the
+ * members that pass the same color form one team, ranked by relrank (ties:
+ * by parent rank). Every caller gets the team it is in. clientdata is kept
+ * and returned by gasnet_coll_team_clientdata.
+ * gasnet_coll_team_create (an extension): collective over every member of
+ * parent, each passing the same list of nmembers distinct job node numbers,
+ * all members of parent; node members[i] becomes rank i. Callers not in the
+ * list get NULL.
+ * gasnet_coll_team_free (an extension; GASNet-1 has none): local; frees
+ * what the team holds on this node. The team must be quiescent here: no
+ * collective or team barrier of it in flight, no aggregate open. Never
+ * GASNET_TEAM_ALL. */
+extern gasnet_team_handle_t gasnete_coll_team_split(gasnet_team_handle_t parent,
+                                                    gasnet_node_t color, gasnet_node_t relrank,
+                                                    void *clientdata);
+extern gasnet_team_handle_t gasnete_coll_team_create(gasnet_team_handle_t parent,
+                                                     gasnet_node_t nmembers,
+                                                     const gasnet_node_t *members);
+extern void gasnete_coll_team_free(gasnet_team_handle_t team);
+extern uint32_t gasnete_coll_team_id(gasnet_team_handle_t team);
+extern void *gasnete_coll_team_clientdata(gasnet_team_handle_t team);
+static inline gasnet_team_handle_t gasnet_coll_team_split(gasnet_team_handle_t parent,
+                                                          gasnet_node_t color,
+                                                          gasnet_node_t relrank,
+                                                          void *clientdata) {
+  return gasnete_coll_team_split(parent, color, relrank, clientdata);
+}
+static inline gasnet_team_handle_t gasnet_coll_team_create(gasnet_team_handle_t parent,
+                                                           gasnet_node_t nmembers,
+                                                           const gasnet_node_t *members) {
+  return gasnete_coll_team_create(parent, nmembers, members);
+}
+static inline void gasnet_coll_team_free(gasnet_team_handle_t team) {
+  gasnete_coll_team_free(team);
+}
+/* The team's id: the same value on every member (GASNET_TEAM_ALL: 0). */
+static inline uint32_t gasnet_coll_team_id(gasnet_team_handle_t team) {
+  return gasnete_coll_team_id(team);
+}
+static inline void *gasnet_coll_team_clientdata(gasnet_team_handle_t team) {
+  return gasnete_coll_team_clientdata(team);
+}
+
 extern void gasnete_coll_barrier_notify(gasnet_team_handle_t team, int id, int flags);
 extern int gasnete_coll_barrier_wait(gasnet_team_handle_t team, int id, int flags);
 extern int gasnete_coll_barrier_try(gasnet_team_handle_t team, int id, int flags);
@@ -203,6 +251,23 @@ static inline int gasnet_coll_barrier_result(gasnet_team_handle_t team, int *id)
 }
 static inline int gasnet_coll_barrier(gasnet_team_handle_t team, int id, int flags) {
   return gasnete_coll_barrier(team, id, flags);
+}
+
+/* ------------------------------------------------------------ diagnostics
+ * Not collective; only the team's rank 0 writes (what they report is the
+ * same on every member). filename NULL: stdout; otherwise the file is
+ * replaced. dumpTuningState: the algorithm table of every operation, the
+ * environment overrides, and the algorithm chosen for this team's size at
+ * each power-of-two size. dumpProfile: per operation, the calls made on
+ * this team so far and the bytes they named (nbytes; reduce and scan:
+ * elem_size * elem_count). */
+extern void gasnete_coll_dumpTuningState(char *filename, gasnet_team_handle_t team);
+extern void gasnete_coll_dumpProfile(char *filename, gasnet_team_handle_t team);
+static inline void gasnet_coll_dumpTuningState(char *filename, gasnet_team_handle_t team) {
+  gasnete_coll_dumpTuningState(filename, team);
+}
+static inline void gasnet_coll_dumpProfile(char *filename, gasnet_team_handle_t team) {
+  gasnete_coll_dumpProfile(filename, team);
 }
 
 /* ------------------------------------------------------------ synchronisation
