@@ -164,7 +164,7 @@ static const char *const all_op_names[NOPS] = {"broadcast", "scatter", "gather",
                                                "exchange",  "reduce",  "scan"};
 static const size_t sizes[] = {1, 8, 100, 3000, 9000, 66000};
 #define NSIZES (sizeof sizes / sizeof sizes[0])
-#define REGION ((size_t)1 << 20) /* per slot: src, then dst at REGION / 2 */
+#define REGION ((size_t)2 << 20) /* per slot: src, then dst at REGION / 2 */
 
 static unsigned char static_pool[SLOT_COUNT * REGION] __attribute__((aligned(64)));
 static int single_ok;
@@ -286,6 +286,8 @@ static void run_round(unsigned it) {
   flags |= addressing == 2 ? GASNET_COLL_SINGLE : GASNET_COLL_LOCAL;
   if (addressing == 1) flags |= GASNET_COLL_SRC_IN_SEGMENT | GASNET_COLL_DST_IN_SEGMENT;
   unsigned char *base = addressing == 1 ? (unsigned char *)test_seg(ME) : static_pool;
+  /* A slot's src and dst (up to nbytes per rank each) must not overlap. */
+  while (nbytes > 1 && nbytes * N > REGION / 2) nbytes /= 2;
   if (op >= OP_COUNT) nbytes = nbytes / 8 + 1; /* elements */
   for (int s = 0; s < SLOT_COUNT; s++) {
     team_t *t = &teams[s];
