@@ -134,8 +134,52 @@ static const case_t cases[] = {
     {"reduce_scanflag", "reduce given GASNET_COLL_INCLUSIVE_SCAN"},
     {"badalg_reduce", "GASNET_COLL_REDUCE_ALG=bogus"},
     {"badalg_scan", "GASNET_COLL_SCAN_ALG=bogus"},
+    {"team_badhandle", "gasnet_coll_team_size of an odd value that names no team"},
+    {"team_freed", "a broadcast on a team after gasnet_coll_team_free"},
+    {"team_rank2node", "gasnet_coll_team_rank2node of rank = team size (even/odd team)"},
+    {"team_node2rank", "gasnet_coll_team_node2rank of a node of the other half (2+ nodes)"},
+    {"team_root", "a broadcast on the even/odd team with root = its size"},
+    {"team_busyfree", "gasnet_coll_team_free with a collective of the team in flight (2+ nodes)"},
+    {"team_freeall", "gasnet_coll_team_free(GASNET_TEAM_ALL)"},
+    {"team_nonotify", "gasnet_coll_barrier_wait on a team without a notify"},
+    {"team_listdup", "gasnet_coll_team_create with a node listed twice"},
 };
 #define NCASES (sizeof cases / sizeof cases[0])
+
+/* One team mistake, on the even/odd split of GASNET_TEAM_ALL. */
+static void team_cases(const char *c) {
+  gasnet_team_handle_t eo = gasnet_coll_team_split(GASNET_TEAM_ALL, ME % 2, ME, NULL);
+  gasnet_node_t size = gasnet_coll_team_size(eo);
+  if (!strcmp(c, "team_badhandle")) (void)gasnet_coll_team_size((gasnet_team_handle_t)(uintptr_t)0x4321);
+  if (!strcmp(c, "team_freed")) {
+    gasnet_coll_team_free(eo);
+    gasnet_coll_broadcast(eo, seg_buf, 0, seg_buf, 8, GOOD);
+  }
+  if (!strcmp(c, "team_rank2node")) (void)gasnet_coll_team_rank2node(eo, (int)size);
+  if (!strcmp(c, "team_node2rank")) {
+    if (N < 2) skip("needs 2 nodes: at 1 node every node is in the even team");
+    (void)gasnet_coll_team_node2rank(eo, (ME + 1) % N);
+  }
+  if (!strcmp(c, "team_root")) gasnet_coll_broadcast(eo, seg_buf, size, seg_buf, 8, GOOD);
+  if (!strcmp(c, "team_busyfree")) {
+    /* A team of every node whose last node never joins the gather_all:
+     * the others' IN_ALLSYNC op cannot finish, so their free must fail. */
+    if (N < 2) skip("needs 2 nodes: a one-node team's gather_all finishes at once");
+    gasnet_team_handle_t rev = gasnet_coll_team_split(GASNET_TEAM_ALL, 0, N - 1 - ME, NULL);
+    if (ME == N - 1)
+      for (;;) gasnet_AMPoll(); /* ended with the job */
+    (void)gasnet_coll_gather_all_nb(rev, seg_buf + 4096, seg_buf, 8,
+                                    GASNET_COLL_IN_ALLSYNC | GASNET_COLL_OUT_ALLSYNC |
+                                        GASNET_COLL_LOCAL);
+    gasnet_coll_team_free(rev);
+  }
+  if (!strcmp(c, "team_freeall")) gasnet_coll_team_free(GASNET_TEAM_ALL);
+  if (!strcmp(c, "team_nonotify")) (void)gasnet_coll_barrier_wait(eo, 0, 0);
+  if (!strcmp(c, "team_listdup")) {
+    gasnet_node_t list[2] = {0, 0};
+    (void)gasnet_coll_team_create(GASNET_TEAM_ALL, 2, list);
+  }
+}
 
 int main(int argc, char **argv) {
   if (argc != 2) {
@@ -233,6 +277,7 @@ int main(int argc, char **argv) {
   }
   if (!strcmp(c, "nulldst")) bcast(NULL, 0, seg_buf, 8, GOOD);
   if (!strcmp(c, "nullsrc")) bcast(seg_buf, 0, ME == 0 ? NULL : seg_buf, 8, GOOD);
+  if (!strncmp(c, "team_", 5)) team_cases(c);
   if (!strcmp(c, "badteam")) {
     static int not_a_team;
     gasnet_coll_broadcast((gasnet_team_handle_t)(void *)&not_a_team, seg_buf, 0, seg_buf, 8, GOOD);
