@@ -23,13 +23,17 @@
 GASNETI_BEGIN_EXTERNC
 
 /* ------------------------------------------------------------ barrier consensus
- * What one node knows about the barrier in progress: whether anybody
- * (named) gave an id and which one, and whether a mismatch is certain.
- * Merging is commutative and associative, so every node that has merged
- * every participant's contribution, in any order, reaches the same result. */
+ * What one node knows about the barrier in progress: whether anybody was
+ * named (notified without GASNET_BARRIERFLAG_ANONYMOUS), the smallest
+ * named id, and whether a mismatch is certain (two named ids differ, or
+ * someone passed GASNET_BARRIERFLAG_MISMATCH). Merging is commutative,
+ * associative and idempotent, so every node that has merged every
+ * participant's contribution, in any order and any number of times,
+ * reaches the same result: the same return code from wait/try and the same
+ * gasnet_barrier_result on every node, mismatch or not. */
 typedef struct {
   int named;    /* some participant was not anonymous */
-  int value;    /* the id of the named participants (valid when named) */
+  int value;    /* the smallest named id (valid when named) */
   int mismatch; /* two named ids differ, or someone passed _MISMATCH */
 } gasnete_consensus_t;
 
@@ -39,30 +43,26 @@ static inline void gasnete_consensus_clear(gasnete_consensus_t *c) {
   c->mismatch = 0;
 }
 
-/* Fold in one participant's (id, flags). */
+/* Fold in one (id, flags): a participant's notify arguments, or the wire
+ * form of another consensus (gasnete_consensus_flags). */
 static inline void gasnete_consensus_add(gasnete_consensus_t *c, int id, int flags) {
-  if (flags & GASNET_BARRIERFLAG_MISMATCH) {
+  if (flags & GASNET_BARRIERFLAG_MISMATCH) c->mismatch = 1;
+  if (flags & GASNET_BARRIERFLAG_ANONYMOUS) return;
+  if (!c->named) {
+    c->named = 1;
+    c->value = id;
+  } else if (c->value != id) {
     c->mismatch = 1;
-  } else if (!(flags & GASNET_BARRIERFLAG_ANONYMOUS)) {
-    if (!c->named) {
-      c->named = 1;
-      c->value = id;
-    } else if (c->value != id) {
-      c->mismatch = 1;
-    }
+    if (id < c->value) c->value = id;
   }
 }
 
-/* The (id, flags) pair that stands for a whole consensus on the wire;
- * gasnete_consensus_add of it gives back the same knowledge. */
+/* The flags that, with c->value as the id, stand for a whole consensus on
+ * the wire: gasnete_consensus_add of the pair gives back the same
+ * knowledge. */
 static inline int gasnete_consensus_flags(const gasnete_consensus_t *c) {
   return (c->named ? 0 : GASNET_BARRIERFLAG_ANONYMOUS) |
          (c->mismatch ? GASNET_BARRIERFLAG_MISMATCH : 0);
-}
-
-static inline void gasnete_consensus_merge(gasnete_consensus_t *c, const gasnete_consensus_t *o) {
-  if (o->named) gasnete_consensus_add(c, o->value, 0);
-  if (o->mismatch) c->mismatch = 1;
 }
 
 /* ------------------------------------------------------------ barrier implementations

@@ -4,13 +4,18 @@
  * implementation: GASNET_BARRIER names one (any case); unset, the
  * conduit's default, else AMDISSEM.
  *
- * Semantics (GASNet-1): a barrier completes on every node once every node
- * has notified. wait/try then return GASNET_ERR_BARRIER_MISMATCH on every
- * node if two named (non-anonymous) participants gave different ids, or
- * anyone passed GASNET_BARRIERFLAG_MISMATCH; anonymous participants match
- * anything. wait/try must repeat their notify's id and flags.
- * Barrier calls are per node: in a PAR process one thread at a time makes
- * them. */
+ * Semantics (GASNet spec 1.8; docs/extended.md): a barrier completes on
+ * every node once every node has notified. A mismatch is a result, never an
+ * error: wait/try return GASNET_ERR_BARRIER_MISMATCH
+ *  - on every node, when two named notifies (flags without ANONYMOUS) gave
+ *    different ids or any notify passed GASNET_BARRIERFLAG_MISMATCH (the
+ *    implementations' consensus says so, the same on every node);
+ *  - on this node only, when its wait/try does not repeat its notify: other
+ *    flags, or a named wait with another id (decided here; the other nodes
+ *    may have left the barrier already).
+ * Only a broken pairing (notify twice, wait/try without notify) is fatal,
+ * with bad arguments and calls from handlers. Barrier calls are per node: in
+ * a PAR process one thread at a time makes them. */
 #include "gasnete_internal.h"
 
 #include <string.h>
@@ -90,29 +95,36 @@ static void gasnete_barrier_check_flags(const char *call, int id, int flags) {
                        call, (unsigned)flags, id);
 }
 
-/* wait and try close the pending notify and must repeat its arguments. */
+/* wait and try close the pending notify. */
 static void gasnete_barrier_check_wait(const char *call, int id, int flags) {
   gasnete_barrier_check_context(call);
+  gasnete_barrier_check_flags(call, id, flags);
   if (!gasnete_barrier_state.notified)
     gasneti_fatalerror("%s: no gasnet_barrier_notify is pending (called with id %d flags 0x%x)",
                        call, id, (unsigned)flags);
-  int notify_id = gasnete_barrier_state.id, notify_flags = gasnete_barrier_state.flags;
-  if (flags != notify_flags || (!(flags & GASNET_BARRIERFLAG_ANONYMOUS) && id != notify_id))
-    gasneti_fatalerror("%s: id %d flags 0x%x differ from those of the matching "
-                       "gasnet_barrier_notify (id %d flags 0x%x)",
-                       call, id, (unsigned)flags, notify_id, (unsigned)notify_flags);
 }
 
 int gasneti_barrier_pending(void) { return gasnete_barrier_state.notified; }
 
 static unsigned gasnete_barrier_phase(void) { return gasnete_barrier_state.count & 1u; }
 
-static int gasnete_barrier_finish(const gasnete_consensus_t *result) {
+/* Does this wait/try fail to repeat its notify (spec 1.8: the flags must be
+ * equal, and a named wait's id too)? _IMAGES is ignored on both sides. */
+static int gasnete_barrier_local_mismatch(int id, int flags) {
+  const int wait_flags = flags & ~GASNET_BARRIERFLAG_IMAGES;
+  const int notify_flags = gasnete_barrier_state.flags & ~GASNET_BARRIERFLAG_IMAGES;
+  return wait_flags != notify_flags ||
+         (!(wait_flags & GASNET_BARRIERFLAG_ANONYMOUS) && id != gasnete_barrier_state.id);
+}
+
+static int gasnete_barrier_finish(const gasnete_consensus_t *result, int id, int flags) {
   gasnete_barrier_state.notified = 0;
   gasnete_barrier_state.count++;
   gasnete_barrier_state.last = *result;
   gasnete_barrier_state.last_id = gasnete_barrier_state.id;
-  return result->mismatch ? GASNET_ERR_BARRIER_MISMATCH : GASNET_OK;
+  return result->mismatch || gasnete_barrier_local_mismatch(id, flags)
+             ? GASNET_ERR_BARRIER_MISMATCH
+             : GASNET_OK;
 }
 
 /* ------------------------------------------------------------ the API */
@@ -138,7 +150,7 @@ int gasnete_barrier_wait(int id, int flags) {
   gasnete_consensus_t result;
   unsigned spins = 0;
   while (!gasnete_barrier_impl->try_finish(phase, &result)) gasneti_wait_step(&spins);
-  return gasnete_barrier_finish(&result);
+  return gasnete_barrier_finish(&result, id, flags);
 }
 
 int gasnete_barrier_try(int id, int flags) {
@@ -147,9 +159,13 @@ int gasnete_barrier_try(int id, int flags) {
   gasnet_AMPoll();
   if (!gasnete_barrier_impl->try_finish(gasnete_barrier_phase(), &result))
     return GASNET_ERR_NOT_READY;
-  return gasnete_barrier_finish(&result);
+  return gasnete_barrier_finish(&result, id, flags);
 }
 
+/* What the notifies of the last completed barrier agreed on, mismatch or
+ * not, the same on every node: 0 and the (smallest) named id, or
+ * GASNET_BARRIERFLAG_ANONYMOUS and this node's own notify id when nobody
+ * was named. The arguments of wait/try play no part. */
 int gasnete_barrier_result(int *id) {
   static const char call[] = "gasnet_barrier_result";
   gasnete_barrier_check_context(call);

@@ -2,18 +2,24 @@
  *
  * Every call is checked first (always: it is a few compares): attach done,
  * node in range, nbytes not negative, the local buffer not NULL, the remote
- * range inside the peer's segment. Then, in this order:
- *   - nothing to move, or the node is this one: done here (memcpy);
+ * range inside the peer's segment when the peer is another node (a node's
+ * own memory is not remote: any address of this process will do, as in
+ * GASNet-1, only not NULL). Then, in this order:
+ *   - nothing to move, or the node is this one: done here (a copy between
+ *     the two local addresses, in or out of the segment);
  *   - the conduit's override (gasnet_extended_conduit.h) may do the copy
- *     synchronously (smp: a memcpy between cross-mapped segments);
+ *     synchronously (smp: a copy between cross-mapped segments);
  *   - else the AM protocols of gasnete_amputget.c, counting completions on
  *     an explicit op (_nb), the thread's implicit op or open access region
  *     (_nbi), or a counter on the stack (blocking forms).
- * Operations complete at return give GASNET_INVALID_HANDLE. */
+ * Operations complete at return give GASNET_INVALID_HANDLE. Every copy made
+ * here is gasnet_copy.h's: an aligned 1, 2, 4 or 8 bytes is one store of
+ * that width, never memcpy's two. */
 #include "gasnete_internal.h"
 
+#include "gasnet_copy.h"
+
 #include <stdlib.h>
-#include <string.h>
 #include <sys/types.h>
 
 gasnet_node_t gasnete_mynode;
@@ -51,8 +57,11 @@ static void gasnete_check_node(const char *call, gasnet_node_t node) {
                        (unsigned)node, (unsigned)gasnete_nodes);
 }
 
+/* remote is the address on `node` (put/memset: dest; get: src), local the
+ * one in this process; the names are the call's parameter names. */
 static void gasnete_check_xfer(const char *call, gasnet_node_t node, const void *remote,
-                               const void *local, const char *local_name, size_t nbytes) {
+                               const char *remote_name, const void *local,
+                               const char *local_name, size_t nbytes) {
   gasnete_check_node(call, node);
   if (__builtin_expect((ssize_t)nbytes < 0, 0))
     gasneti_fatalerror("%s: nbytes %zu is negative (%zd) as a signed size", call, nbytes,
@@ -60,6 +69,12 @@ static void gasnete_check_xfer(const char *call, gasnet_node_t node, const void 
   if (!nbytes) return;
   if (__builtin_expect(!local, 0))
     gasneti_fatalerror("%s: %s is NULL with nbytes %zu", call, local_name, nbytes);
+  if (node == gasnete_mynode) {
+    /* this node's own memory: anywhere in the process */
+    if (__builtin_expect(!remote, 0))
+      gasneti_fatalerror("%s: %s is NULL with nbytes %zu", call, remote_name, nbytes);
+    return;
+  }
   const gasnet_seginfo_t *seg = &gasnete_seginfo[node];
   uintptr_t lo = (uintptr_t)seg->addr, hi = lo + seg->size, a = (uintptr_t)remote;
   if (__builtin_expect(a < lo || a > hi || nbytes > hi - a, 0))
@@ -82,7 +97,7 @@ static void gasnete_counter_wait(gasnete_counter_t *c) {
 static int gasnete_put_now(gasnet_node_t node, void *dest, void *src, size_t nbytes) {
   if (!nbytes) return 1;
   if (node == gasnete_mynode) {
-    memcpy(dest, src, nbytes);
+    gasneti_copy(dest, src, nbytes);
     return 1;
   }
   return gasnete_ops.put && gasnete_ops.put(node, dest, src, nbytes);
@@ -91,7 +106,7 @@ static int gasnete_put_now(gasnet_node_t node, void *dest, void *src, size_t nby
 static int gasnete_get_now(void *dest, gasnet_node_t node, void *src, size_t nbytes) {
   if (!nbytes) return 1;
   if (node == gasnete_mynode) {
-    memcpy(dest, src, nbytes);
+    gasneti_copy(dest, src, nbytes);
     return 1;
   }
   return gasnete_ops.get && gasnete_ops.get(dest, node, src, nbytes);
@@ -100,7 +115,7 @@ static int gasnete_get_now(void *dest, gasnet_node_t node, void *src, size_t nby
 static int gasnete_memset_now(gasnet_node_t node, void *dest, int val, size_t nbytes) {
   if (!nbytes) return 1;
   if (node == gasnete_mynode) {
-    memset(dest, val, nbytes);
+    gasneti_set(dest, val, nbytes);
     return 1;
   }
   return gasnete_ops.memset && gasnete_ops.memset(node, dest, val, nbytes);
@@ -109,7 +124,7 @@ static int gasnete_memset_now(gasnet_node_t node, void *dest, int val, size_t nb
 /* ------------------------------------------------------------ put */
 static gasnet_handle_t gasnete_put_nb_call(const char *call, gasnet_node_t node, void *dest,
                                            void *src, size_t nbytes, int bulk) {
-  gasnete_check_xfer(call, node, dest, src, "src", nbytes);
+  gasnete_check_xfer(call, node, dest, "dest", src, "src", nbytes);
   if (gasnete_put_now(node, dest, src, nbytes)) return GASNET_INVALID_HANDLE;
   gasnete_op_t *op = gasnete_op_new(gasnete_mythread(), GASNETE_OP_EXPLICIT);
   gasnete_am_put(node, dest, src, nbytes, &op->ctr[GASNETE_CTR_PUTS], bulk);
@@ -118,7 +133,7 @@ static gasnet_handle_t gasnete_put_nb_call(const char *call, gasnet_node_t node,
 
 static void gasnete_put_nbi_call(const char *call, gasnet_node_t node, void *dest, void *src,
                                  size_t nbytes, int bulk) {
-  gasnete_check_xfer(call, node, dest, src, "src", nbytes);
+  gasnete_check_xfer(call, node, dest, "dest", src, "src", nbytes);
   if (gasnete_put_now(node, dest, src, nbytes)) return;
   gasnete_am_put(node, dest, src, nbytes, &gasnete_mythread()->current->ctr[GASNETE_CTR_PUTS],
                  bulk);
@@ -126,7 +141,7 @@ static void gasnete_put_nbi_call(const char *call, gasnet_node_t node, void *des
 
 static void gasnete_put_call(const char *call, gasnet_node_t node, void *dest, void *src,
                              size_t nbytes, int bulk) {
-  gasnete_check_xfer(call, node, dest, src, "src", nbytes);
+  gasnete_check_xfer(call, node, dest, "dest", src, "src", nbytes);
   if (gasnete_put_now(node, dest, src, nbytes)) return;
   gasnete_counter_t ctr;
   gasnete_counter_init(&ctr);
@@ -152,7 +167,7 @@ void gasnete_put(gasnet_node_t node, void *dest, void *src, size_t nbytes, int b
 /* ------------------------------------------------------------ get */
 static gasnet_handle_t gasnete_get_nb_call(const char *call, void *dest, gasnet_node_t node,
                                            void *src, size_t nbytes) {
-  gasnete_check_xfer(call, node, src, dest, "dest", nbytes);
+  gasnete_check_xfer(call, node, src, "src", dest, "dest", nbytes);
   if (gasnete_get_now(dest, node, src, nbytes)) return GASNET_INVALID_HANDLE;
   gasnete_op_t *op = gasnete_op_new(gasnete_mythread(), GASNETE_OP_EXPLICIT);
   gasnete_am_get(dest, node, src, nbytes, &op->ctr[GASNETE_CTR_PUTS]);
@@ -166,15 +181,15 @@ gasnet_handle_t gasnete_get_nb(void *dest, gasnet_node_t node, void *src, size_t
 }
 
 void gasnete_get_nbi(void *dest, gasnet_node_t node, void *src, size_t nbytes, int bulk) {
-  gasnete_check_xfer(bulk ? "gasnet_get_nbi_bulk" : "gasnet_get_nbi", node, src, dest, "dest",
-                     nbytes);
+  gasnete_check_xfer(bulk ? "gasnet_get_nbi_bulk" : "gasnet_get_nbi", node, src, "src", dest,
+                     "dest", nbytes);
   if (gasnete_get_now(dest, node, src, nbytes)) return;
   gasnete_am_get(dest, node, src, nbytes, &gasnete_mythread()->current->ctr[GASNETE_CTR_GETS]);
 }
 
 static void gasnete_get_call(const char *call, void *dest, gasnet_node_t node, void *src,
                              size_t nbytes) {
-  gasnete_check_xfer(call, node, src, dest, "dest", nbytes);
+  gasnete_check_xfer(call, node, src, "src", dest, "dest", nbytes);
   if (gasnete_get_now(dest, node, src, nbytes)) return;
   gasnete_counter_t ctr;
   gasnete_counter_init(&ctr);
@@ -189,8 +204,8 @@ void gasnete_get(void *dest, gasnet_node_t node, void *src, size_t nbytes, int b
 /* ------------------------------------------------------------ memset */
 static void gasnete_check_memset(const char *call, gasnet_node_t node, void *dest,
                                  size_t nbytes) {
-  /* no local buffer: pass dest so only the remote range is judged */
-  gasnete_check_xfer(call, node, dest, dest ? dest : (void *)1, "dest", nbytes);
+  /* no local buffer: pass one that passes, so only the remote range is judged */
+  gasnete_check_xfer(call, node, dest, "dest", (void *)1, "dest", nbytes);
 }
 
 gasnet_handle_t gasnete_memset_nb(gasnet_node_t node, void *dest, int val, size_t nbytes) {

@@ -10,6 +10,6 @@ CORE_SOURCES = \
 	src/gasnet_init.c \
 	src/gasnet_progress.c \
 	src/gasnet_wait.c
-noinst_HEADERS += src/gasnet_internal.h
+noinst_HEADERS += src/gasnet_internal.h src/gasnet_copy.h
 include_HEADERS += include/gasnet_hooks.h
 EXTRA_DIST += scripts/gen_client_config.sh

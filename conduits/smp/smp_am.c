@@ -6,6 +6,8 @@
  * reply handlers, which send nothing, so replies always drain. */
 #include "smp_internal.h"
 
+#include "gasnet_copy.h"
+
 #include <string.h>
 
 static void gasnetc_smp_fill_slot(gasnetc_smp_slot_t *slot, const gasneti_am_t *msg) {
@@ -22,7 +24,7 @@ static void gasnetc_smp_fill_slot(gasnetc_smp_slot_t *slot, const gasneti_am_t *
   if (msg->category == GASNETI_AM_MEDIUM)
     memcpy(slot->payload, msg->payload, msg->nbytes);
   else if (msg->category == GASNETI_AM_LONG && msg->dest_addr != msg->payload)
-    memmove(msg->dest_addr, msg->payload, msg->nbytes);
+    gasneti_move(msg->dest_addr, msg->payload, msg->nbytes); /* a flag word in one store */
 }
 
 static void gasnetc_smp_send(gasnetc_smp_ring_t *ring, const gasneti_am_t *msg,

@@ -2,15 +2,19 @@
  *
  * Every node's segment lies in the one shared mapping, at the same address
  * in every process, so the segment addresses gasnet_getSegmentInfo gives are
- * directly usable: a put or get to a peer is a memcpy, complete at return.
+ * directly usable: a put or get to a peer is a copy, complete at return
+ * (gasnet_copy.h: one store of that width for an aligned 1, 2, 4 or 8
+ * bytes, so a flag word is never written twice; memcpy otherwise).
  * extended-ref has already checked that the remote range lies inside the
- * peer's segment (against that same table) before calling these.
+ * peer's segment (against that same table) before calling these, and
+ * copies a node's own memory itself (in or out of the segment).
  *
  * GASNET_SMP_PUTGET=am leaves put/get/memset to extended-ref's AM protocols
  * (to test them, or compare); the default is direct. The SMP barrier
  * (smp_barrier.c) is registered either way and is the default barrier. */
 #include "smp_internal.h"
 
+#include "gasnet_copy.h"
 #include "gasnet_extended_conduit.h"
 
 #include <string.h>
@@ -33,7 +37,7 @@ static inline void gasnetc_smp_acquire_fence(void) { __atomic_thread_fence(__ATO
 
 static int gasnetc_smp_put(gasnet_node_t node, void *dest, const void *src, size_t nbytes) {
   (void)node;
-  memcpy(dest, src, nbytes);
+  gasneti_copy(dest, src, nbytes);
   gasnetc_smp_release_fence();
   return 1;
 }
@@ -41,13 +45,13 @@ static int gasnetc_smp_put(gasnet_node_t node, void *dest, const void *src, size
 static int gasnetc_smp_get(void *dest, gasnet_node_t node, const void *src, size_t nbytes) {
   (void)node;
   gasnetc_smp_acquire_fence();
-  memcpy(dest, src, nbytes);
+  gasneti_copy(dest, src, nbytes);
   return 1;
 }
 
 static int gasnetc_smp_memset(gasnet_node_t node, void *dest, int val, size_t nbytes) {
   (void)node;
-  memset(dest, val, nbytes);
+  gasneti_set(dest, val, nbytes);
   gasnetc_smp_release_fence();
   return 1;
 }

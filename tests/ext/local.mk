@@ -17,7 +17,9 @@ EXT_TESTS_LINK_FLAGS = $(AM_LDFLAGS) -no-install
 check_PROGRAMS += \
 	tests/ext/testputget tests/ext/testputget-par \
 	tests/ext/testbarrier tests/ext/testbarrier-par \
-	tests/ext/testexterr
+	tests/ext/testexterr \
+	tests/ext/testflagpingpong \
+	tests/ext/testloopback
 
 tests_ext_testputget_SOURCES = tests/ext/testputget.c
 tests_ext_testputget_CPPFLAGS = $(EXT_TESTS_SEQ_CPPFLAGS)
@@ -41,6 +43,16 @@ tests_ext_testexterr_SOURCES = tests/ext/testexterr.c
 tests_ext_testexterr_CPPFLAGS = $(EXT_TESTS_SEQ_CPPFLAGS)
 tests_ext_testexterr_LDADD = $(EXT_TESTS_SEQ_LIBS)
 tests_ext_testexterr_LDFLAGS = $(EXT_TESTS_LINK_FLAGS)
+
+tests_ext_testflagpingpong_SOURCES = tests/ext/testflagpingpong.c
+tests_ext_testflagpingpong_CPPFLAGS = $(EXT_TESTS_SEQ_CPPFLAGS)
+tests_ext_testflagpingpong_LDADD = $(EXT_TESTS_SEQ_LIBS)
+tests_ext_testflagpingpong_LDFLAGS = $(EXT_TESTS_LINK_FLAGS)
+
+tests_ext_testloopback_SOURCES = tests/ext/testloopback.c
+tests_ext_testloopback_CPPFLAGS = $(EXT_TESTS_SEQ_CPPFLAGS)
+tests_ext_testloopback_LDADD = $(EXT_TESTS_SEQ_LIBS)
+tests_ext_testloopback_LDFLAGS = $(EXT_TESTS_LINK_FLAGS)
 
 # Benchmarks (tests/perf/local.mk belongs to the core benchmarks).
 noinst_PROGRAMS += tests/perf/putgetperf tests/perf/barrierperf

@@ -1,11 +1,16 @@
 /* testbarrier.c: the split-phase barrier.
  *
- * Usage: testbarrier [-barrier NAME] [-am] [-iters N]
+ * Usage: testbarrier [-barrier NAME] [-am] [-iters N] [-mismatch-iters N]
  *
  *  1. anonymous and named barriers, gasnet_barrier_result;
  *  2. named and anonymous participants mixed (anonymous matches anything);
- *  3. mismatches: differing ids, GASNET_BARRIERFLAG_MISMATCH; every node
- *     must get GASNET_ERR_BARRIER_MISMATCH, and the next barrier is fine;
+ *  3. mismatches, a result and never an error: chosen scenarios (a wait
+ *     that does not repeat its notify, two, three or N different ids,
+ *     named and anonymous mixed, _MISMATCH from one node), each with every
+ *     node singled out in turn, by wait and by try, some with a late node;
+ *     then N (default 400) barriers with random arguments. Every node
+ *     checks its own return code and gasnet_barrier_result against spec
+ *     1.8's rules, and the barrier after each works;
  *  4. N barriers (default 2000) with AM traffic between notify and wait,
  *     some completed by gasnet_barrier_try loops, some with one node late;
  *     after each, every node checks (by a get) that every node had reached
@@ -24,7 +29,7 @@
 enum { H_PING = 128, H_PONG };
 
 static gasnet_node_t me, nodes;
-static int iters = 2000;
+static int iters = 2000, mismatch_iters = 400;
 static uint32_t pings_sent, pongs;    /* pongs: atomic */
 static uint32_t pings_received;      /* atomic */
 
@@ -44,7 +49,12 @@ static void expect_rc(int rc, int want, const char *what, int i) {
             gasnet_ErrorName(want));
 }
 
-/* ------------------------------------------------------------ 1, 2, 3 */
+static void short_sleep(long ns) {
+  struct timespec ts = {0, ns};
+  nanosleep(&ts, NULL);
+}
+
+/* ------------------------------------------------------------ 1, 2 */
 static void test_basic(void) {
   for (int i = 0; i < 100; i++) {
     gasnet_barrier_notify(i, GASNET_BARRIERFLAG_ANONYMOUS);
@@ -77,39 +87,197 @@ static void test_mixed(void) {
   }
 }
 
-static void recovery_barrier(int i) {
+/* ------------------------------------------------------------ 3: mismatches
+ * Every node knows every node's arguments (each derives the same table),
+ * so each computes what it must see by spec 1.8's rules, modelled here
+ * apart from the library:
+ *  - a named wait/try (flags without ANONYMOUS) must repeat its notify's id,
+ *    and the flags of wait/try must equal the notify's; otherwise this node
+ *    (only) gets a mismatch;
+ *  - every node gets a mismatch when some node notified with
+ *    GASNET_BARRIERFLAG_MISMATCH or two named notifies carry different ids;
+ *  - gasnet_barrier_result: 0 and the smallest named id when anyone
+ *    notified named, else ANONYMOUS and this node's own notify id. */
+typedef struct {
+  int id, flags;           /* the notify */
+  int wait_id, wait_flags; /* the wait or try */
+} bar_args_t;
+
+static bar_args_t *bar_args; /* one per node */
+
+static void set_args(gasnet_node_t k, int id, int flags) {
+  bar_args[k] = (bar_args_t){id, flags, id, flags};
+}
+
+static void expect_outcome(int *rc_p, int *anon_p, int *id_p) {
+  int global = 0, named = 0, low = 0;
+  for (gasnet_node_t k = 0; k < nodes; k++) {
+    const bar_args_t *a = &bar_args[k];
+    if (a->flags & GASNET_BARRIERFLAG_MISMATCH) global = 1;
+    if (a->flags & GASNET_BARRIERFLAG_ANONYMOUS) continue;
+    if (named && a->id != low) global = 1;
+    if (!named || a->id < low) low = a->id;
+    named = 1;
+  }
+  const bar_args_t *m = &bar_args[me];
+  int local = m->wait_flags != m->flags ||
+              (!(m->wait_flags & GASNET_BARRIERFLAG_ANONYMOUS) && m->wait_id != m->id);
+  *rc_p = global || local ? GASNET_ERR_BARRIER_MISMATCH : GASNET_OK;
+  *anon_p = !named;
+  *id_p = named ? low : m->id;
+}
+
+static void recovery_barrier(const char *what, int i) {
   gasnet_barrier_notify(i, 0);
-  expect_rc(gasnet_barrier_wait(i, 0), GASNET_OK, "barrier after a mismatch", i);
+  int rc = gasnet_barrier_wait(i, 0), id = -1;
+  EXT_CHECK(rc == GASNET_OK, "%s %d: the barrier after it returned %s", what, i,
+            gasnet_ErrorName(rc));
+  EXT_CHECK(gasnet_barrier_result(&id) == 0 && id == i, "%s %d: the barrier after it: result id %d",
+            what, i, id);
+}
+
+/* One barrier with bar_args; `late` (when < nodes) notifies late. */
+static void run_args(const char *what, int i, int use_try, gasnet_node_t late) {
+  const bar_args_t *m = &bar_args[me];
+  if (me == late) short_sleep(200000);
+  gasnet_barrier_notify(m->id, m->flags);
+  int rc;
+  if (use_try) {
+    while ((rc = gasnet_barrier_try(m->wait_id, m->wait_flags)) == GASNET_ERR_NOT_READY)
+      ext_pause();
+  } else {
+    rc = gasnet_barrier_wait(m->wait_id, m->wait_flags);
+  }
+  int want, want_anon, want_id, id = -1;
+  expect_outcome(&want, &want_anon, &want_id);
+  EXT_CHECK(rc == want,
+            "%s %d (%s): notify(%d, 0x%x), %s(%d, 0x%x) returned %s, expected %s", what, i,
+            use_try ? "try" : "wait", m->id, (unsigned)m->flags, use_try ? "try" : "wait",
+            m->wait_id, (unsigned)m->wait_flags, gasnet_ErrorName(rc), gasnet_ErrorName(want));
+  int r = gasnet_barrier_result(&id);
+  EXT_CHECK((r != 0) == want_anon && (r == 0 || r == GASNET_BARRIERFLAG_ANONYMOUS) && id == want_id,
+            "%s %d: gasnet_barrier_result gave %d and id %d, expected %s and id %d", what, i, r,
+            id, want_anon ? "ANONYMOUS" : "0", want_id);
+  recovery_barrier(what, i);
+}
+
+/* The scenarios, for one choice of `odd` (a node singled out). */
+typedef enum {
+  S_WAIT_OTHER_ID,      /* odd waits with another id */
+  S_NOTIFY_ANON_WAIT_NAMED,
+  S_NOTIFY_NAMED_WAIT_ANON,
+  S_ANON_OTHER_ID,      /* odd: anonymous notify and wait with different ids: fine */
+  S_WAIT_MISMATCH_FLAG, /* odd waits with GASNET_BARRIERFLAG_MISMATCH */
+  S_ALL_WAIT_OTHER_ID,  /* every node waits with another id */
+  S_ALL_DISTINCT,       /* every node its own id */
+  S_THREE_IDS,          /* ids 0, 1, 2 by node modulo 3 */
+  S_MIXED_AGREE,        /* anonymous and named mixed, the named agree */
+  S_MIXED_TWO_IDS,      /* odd and the node after it named differently, the rest anonymous */
+  S_MISMATCH_NAMED,     /* odd passes _MISMATCH, the others named alike */
+  S_MISMATCH_ANON,      /* odd passes _MISMATCH | _ANONYMOUS, the others anonymous */
+  S_ONE_NAMED,          /* odd is named, everybody else anonymous */
+  S_ALL_ANON,           /* all anonymous, all ids different */
+  S_EXTREMES,           /* INT_MIN on odd, INT_MAX on the others */
+  S_COUNT
+} scenario_t;
+
+static const char *const scenario_names[S_COUNT] = {
+    "wait with another id",    "anonymous notify, named wait",
+    "named notify, anonymous wait", "anonymous notify and wait, other ids",
+    "wait with _MISMATCH",     "every node waits with another id",
+    "every node its own id",   "three ids",
+    "named and anonymous, agreeing", "named and anonymous, two ids",
+    "_MISMATCH from one node", "_MISMATCH from one anonymous node",
+    "one named node",          "all anonymous",
+    "INT_MIN and INT_MAX",
+};
+
+static void make_scenario(scenario_t s, gasnet_node_t odd, int i) {
+  const int A = GASNET_BARRIERFLAG_ANONYMOUS, M = GASNET_BARRIERFLAG_MISMATCH;
+  for (gasnet_node_t k = 0; k < nodes; k++) {
+    const int is_odd = k == odd, base = 7000 + i;
+    bar_args_t *a = &bar_args[k];
+    switch (s) {
+      case S_WAIT_OTHER_ID:
+        set_args(k, base, 0);
+        if (is_odd) a->wait_id = base + 1;
+        break;
+      case S_NOTIFY_ANON_WAIT_NAMED:
+        set_args(k, base, is_odd ? A : 0);
+        if (is_odd) a->wait_flags = 0;
+        break;
+      case S_NOTIFY_NAMED_WAIT_ANON:
+        set_args(k, base, 0);
+        if (is_odd) a->wait_flags = A;
+        break;
+      case S_ANON_OTHER_ID:
+        set_args(k, base, is_odd ? A : 0);
+        if (is_odd) a->wait_id = base - 1;
+        break;
+      case S_WAIT_MISMATCH_FLAG:
+        set_args(k, base, 0);
+        if (is_odd) a->wait_flags = M;
+        break;
+      case S_ALL_WAIT_OTHER_ID:
+        set_args(k, base, 0);
+        a->wait_id = base + 1 + (int)k;
+        break;
+      case S_ALL_DISTINCT: set_args(k, base + (int)((k + odd) % nodes), 0); break;
+      case S_THREE_IDS: set_args(k, base + (int)((k + odd) % 3), 0); break;
+      case S_MIXED_AGREE: set_args(k, base, (k + odd) % 2 ? A : 0); break;
+      case S_MIXED_TWO_IDS:
+        set_args(k, base + is_odd, (is_odd || k == (odd + 1) % nodes) ? 0 : A);
+        break;
+      case S_MISMATCH_NAMED: set_args(k, base, is_odd ? M : 0); break;
+      case S_MISMATCH_ANON: set_args(k, base + (int)k, is_odd ? (M | A) : A); break;
+      case S_ONE_NAMED: set_args(k, is_odd ? base : -(int)k, is_odd ? 0 : A); break;
+      case S_ALL_ANON: set_args(k, base + (int)k, A); break;
+      case S_EXTREMES: set_args(k, is_odd ? INT_MIN : INT_MAX, 0); break;
+      default: EXT_CHECK(0, "scenario %d", (int)s);
+    }
+  }
+}
+
+/* Random arguments, the same on every node (seeded by i): one to three
+ * distinct ids, some anonymous, now and then _MISMATCH, a wait that does not
+ * repeat its notify. */
+static void make_random(int i) {
+  uint32_t style = ext_mix(0xba11u, (uint32_t)i);
+  const unsigned nids = 1 + style % 3, anon_pct = (style >> 4) % 80;
+  const int mismatch_ok = (style >> 12) % 4 == 0, local_ok = (style >> 16) % 4 == 0;
+  for (gasnet_node_t k = 0; k < nodes; k++) {
+    uint32_t r = ext_mix(style, k);
+    int flags = r % 100 < anon_pct ? GASNET_BARRIERFLAG_ANONYMOUS : 0;
+    if (mismatch_ok && (r >> 8) % 8 == 0) flags |= GASNET_BARRIERFLAG_MISMATCH;
+    set_args(k, (int)((r >> 12) % nids) - 1, flags);
+    if (local_ok && (r >> 16) % 8 == 0) bar_args[k].wait_id ^= 1;
+    if (local_ok && (r >> 20) % 8 == 0) bar_args[k].wait_flags ^= GASNET_BARRIERFLAG_ANONYMOUS;
+  }
 }
 
 static void test_mismatch(void) {
-  const int want = nodes > 1 ? GASNET_ERR_BARRIER_MISMATCH : GASNET_OK;
-  for (int i = 0; i < 40; i++) {
-    /* one node names another id */
-    gasnet_node_t odd = (gasnet_node_t)i % nodes;
-    int name = 5000 + i + (me == odd);
-    gasnet_barrier_notify(name, 0);
-    expect_rc(gasnet_barrier_wait(name, 0), want, "differing ids", i);
-    recovery_barrier(i);
-    /* two named ids differ, the others anonymous */
-    int flags = (me == odd || me == (odd + 1) % nodes) ? 0 : GASNET_BARRIERFLAG_ANONYMOUS;
-    name = 6000 + (me == odd);
-    gasnet_barrier_notify(name, flags);
-    if (i & 1) {
-      int rc;
-      while ((rc = gasnet_barrier_try(name, flags)) == GASNET_ERR_NOT_READY) ext_pause();
-      expect_rc(rc, want, "differing ids among anonymous (try)", i);
-    } else {
-      expect_rc(gasnet_barrier_wait(name, flags), want, "differing ids among anonymous", i);
+  bar_args = calloc(nodes, sizeof(*bar_args));
+  EXT_CHECK(bar_args != NULL, "out of memory");
+  const int rounds = nodes < 4 ? 8 : 2 * (int)nodes;
+  int count = 0;
+  for (int i = 0; i < rounds; i++) {
+    /* every node singled out, by wait and by try; now and then one late */
+    const gasnet_node_t odd = (gasnet_node_t)i % nodes;
+    const gasnet_node_t late = i % 3 ? nodes : (gasnet_node_t)(i / 3) % nodes;
+    const int use_try = ((unsigned)i / nodes + (unsigned)i) & 1;
+    for (int s = 0; s < S_COUNT; s++, count++) {
+      make_scenario((scenario_t)s, odd, i);
+      run_args(scenario_names[s], i, use_try, late);
     }
-    recovery_barrier(i);
-    /* one node forces a mismatch; at any node count */
-    flags = GASNET_BARRIERFLAG_ANONYMOUS | (me == odd ? GASNET_BARRIERFLAG_MISMATCH : 0);
-    gasnet_barrier_notify(i, flags);
-    expect_rc(gasnet_barrier_wait(i, flags), GASNET_ERR_BARRIER_MISMATCH,
-              "GASNET_BARRIERFLAG_MISMATCH", i);
-    recovery_barrier(i);
   }
+  for (int i = 0; i < mismatch_iters; i++, count++) {
+    make_random(i);
+    run_args("random arguments", i, i % 3 == 1, i % 5 ? nodes : (gasnet_node_t)i % nodes);
+  }
+  free(bar_args);
+  if (me == 0)
+    printf("%s: %d barriers with chosen and random arguments checked against spec 1.8 on every "
+           "node\n", ext_progname, count);
 }
 
 /* ------------------------------------------------------------ 4 */
@@ -124,11 +292,6 @@ static void *poller(void *arg) {
   return NULL;
 }
 #endif
-
-static void short_sleep(long ns) {
-  struct timespec ts = {0, ns};
-  nanosleep(&ts, NULL);
-}
 
 static void send_pings(uint32_t *rnd, int count) {
   for (int k = 0; k < count; k++) {
@@ -219,8 +382,11 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "-iters") && i + 1 < argc) {
       iters = atoi(argv[++i]);
+    } else if (!strcmp(argv[i], "-mismatch-iters") && i + 1 < argc) {
+      mismatch_iters = atoi(argv[++i]);
     } else {
-      fprintf(stderr, "usage: %s [-barrier NAME] [-am] [-iters N]\n", ext_progname);
+      fprintf(stderr, "usage: %s [-barrier NAME] [-am] [-iters N] [-mismatch-iters N]\n",
+              ext_progname);
       return 2;
     }
   }

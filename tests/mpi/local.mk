@@ -59,6 +59,8 @@ check_PROGRAMS += \
 	tests/mpi/conf/tests/ext/testbarrier \
 	tests/mpi/conf/tests/ext/testbarrier-par \
 	tests/mpi/conf/tests/ext/testexterr \
+	tests/mpi/conf/tests/ext/testflagpingpong \
+	tests/mpi/conf/tests/ext/testloopback \
 	tests/mpi/conf/tests/exit/testexit \
 	tests/mpi/conf/tests/perf/amperf \
 	tests/mpi/conf/tests/perf/putgetperf \
@@ -153,6 +155,16 @@ tests_mpi_conf_tests_ext_testexterr_SOURCES = tests/ext/testexterr.c
 tests_mpi_conf_tests_ext_testexterr_CPPFLAGS = $(MPI_TESTS_SEQ_CPPFLAGS)
 tests_mpi_conf_tests_ext_testexterr_LDADD = $(MPI_TESTS_SEQ_LIBS)
 tests_mpi_conf_tests_ext_testexterr_LDFLAGS = $(MPI_TESTS_LINK_FLAGS)
+
+tests_mpi_conf_tests_ext_testflagpingpong_SOURCES = tests/ext/testflagpingpong.c
+tests_mpi_conf_tests_ext_testflagpingpong_CPPFLAGS = $(MPI_TESTS_SEQ_CPPFLAGS)
+tests_mpi_conf_tests_ext_testflagpingpong_LDADD = $(MPI_TESTS_SEQ_LIBS)
+tests_mpi_conf_tests_ext_testflagpingpong_LDFLAGS = $(MPI_TESTS_LINK_FLAGS)
+
+tests_mpi_conf_tests_ext_testloopback_SOURCES = tests/ext/testloopback.c
+tests_mpi_conf_tests_ext_testloopback_CPPFLAGS = $(MPI_TESTS_SEQ_CPPFLAGS)
+tests_mpi_conf_tests_ext_testloopback_LDADD = $(MPI_TESTS_SEQ_LIBS)
+tests_mpi_conf_tests_ext_testloopback_LDFLAGS = $(MPI_TESTS_LINK_FLAGS)
 
 tests_mpi_conf_tests_exit_testexit_SOURCES = tests/exit/testexit.c
 tests_mpi_conf_tests_exit_testexit_CPPFLAGS = $(MPI_TESTS_SEQ_CPPFLAGS)
