@@ -23,6 +23,7 @@ CORE_TESTS_LINK_FLAGS = $(AM_LDFLAGS) -no-install
 check_PROGRAMS += \
 	tests/testam tests/testam-par \
 	tests/testamchain tests/testamchain-par \
+	tests/testamorder tests/testamorder-par \
 	tests/testhandlers tests/testhandlers-par \
 	tests/testsegment tests/testsegment-par \
 	tests/testmisc tests/testmisc-par \
@@ -46,6 +47,15 @@ tests_testamchain_par_SOURCES = tests/testamchain.c
 tests_testamchain_par_CPPFLAGS = $(CORE_TESTS_PAR_CPPFLAGS)
 tests_testamchain_par_LDADD = $(CORE_TESTS_PAR_LIBS)
 tests_testamchain_par_LDFLAGS = $(CORE_TESTS_LINK_FLAGS)
+
+tests_testamorder_SOURCES = tests/testamorder.c
+tests_testamorder_CPPFLAGS = $(CORE_TESTS_SEQ_CPPFLAGS)
+tests_testamorder_LDADD = $(CORE_TESTS_SEQ_LIBS)
+tests_testamorder_LDFLAGS = $(CORE_TESTS_LINK_FLAGS)
+tests_testamorder_par_SOURCES = tests/testamorder.c
+tests_testamorder_par_CPPFLAGS = $(CORE_TESTS_PAR_CPPFLAGS)
+tests_testamorder_par_LDADD = $(CORE_TESTS_PAR_LIBS)
+tests_testamorder_par_LDFLAGS = $(CORE_TESTS_LINK_FLAGS)
 
 tests_testhandlers_SOURCES = tests/testhandlers.c
 tests_testhandlers_CPPFLAGS = $(CORE_TESTS_SEQ_CPPFLAGS)

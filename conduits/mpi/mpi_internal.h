@@ -5,8 +5,11 @@
  * received into a pre-posted buffer. A payload too large for a packet
  * follows as a second message on the payload tag, which the receiver posts
  * straight into the destination segment (Long) or a buffer of its size
- * (Medium), in the order the sender numbered the payloads. Credits keep every sender within the buffers posted for it:
- * see docs/mpi-conduit.md for the protocol. */
+ * (Medium). Every packet carries its number in the stream (sender,
+ * destination, channel); the receiver delivers each stream strictly in
+ * that order, and posts payload receives in it. Credits keep every sender
+ * within the buffers posted for it: see docs/mpi-conduit.md for the
+ * protocol. */
 #ifndef MPI_INTERNAL_H
 #define MPI_INTERNAL_H
 
@@ -40,7 +43,7 @@ typedef struct {
   uint8_t flags;
   uint32_t src;
   uint16_t credits[GASNETC_NCH]; /* credits returned to the receiver, per channel */
-  uint32_t payload_seq;          /* separate payload: its number from this sender, per channel */
+  uint32_t seq;                  /* number in its stream (sender, destination, channel) */
   uint64_t nbytes;
   uint64_t dest_addr;
 } gasnetc_hdr_t;
@@ -91,10 +94,14 @@ typedef struct {
   /* Flow control, per peer: credits we hold toward it and credits we owe it. */
   uint16_t (*credits)[GASNETC_NCH];
   uint16_t (*owed)[GASNETC_NCH];
-  uint32_t (*payload_seq)[GASNETC_NCH]; /* separate payloads sent to each peer */
-  /* Receiving separate payloads, per source and channel: the number of the
-   * next one to post a receive for, and packets that arrived ahead of it
-   * (a list through deferred_next, indexed by packet slot; -1 ends it). */
+  /* Order, per peer and channel (a stream). Sending: the number of the
+   * next packet to that peer (every packet, not only those with a
+   * separate payload). Receiving: the number of the next packet to accept
+   * (to post its payload's receive), and the packets of the stream still
+   * held, sorted by number: those ahead of their turn, and those accepted
+   * but waiting for their payload or for an earlier packet (a list through
+   * deferred_next, indexed by packet slot; -1 ends it). mpi_poll.c. */
+  uint32_t (*payload_seq)[GASNETC_NCH];
   uint32_t (*payload_next)[GASNETC_NCH];
   int (*deferred_head)[GASNETC_NCH];
   int *deferred_next;

@@ -3,9 +3,11 @@
  * messages (credit returns, exit notices). A packet whose payload follows
  * separately gets a receive posted for it, straight into the destination
  * segment (Long) or a buffer of its size (Medium), and is delivered when
- * that completes. After delivery the packet's buffer is posted again and
- * the sender is owed one credit. The receive array holds replies and
- * control messages first, so a reply-only poll tests just that prefix.
+ * that completes. Packets from one sender on one channel are delivered in
+ * the order it sent them (see "order" below). After delivery the packet's
+ * buffer is posted again and the sender is owed one credit. The receive
+ * array holds replies and control messages first, so a reply-only poll
+ * tests just that prefix.
  *
  * In PAR the lock covers MPI and the conduit state; handlers run without
  * it, and a thread that finds another one polling returns at once. */
@@ -41,22 +43,37 @@ static void gasnetc_ctrl_arrived(unsigned i) {
   gasnetc_mpi_check(MPI_Start(&m->rreq[gasnetc_ctrl_index(i)]), "post a control receive");
 }
 
-/* Separate payloads of one channel share a tag, so MPI hands them to our
- * receives in the order the sender started them; the receives must
- * therefore be posted in that order too (the payload numbers). Packets do
- * not arrive in that order: one poll may report several buffers, in index
- * order. A packet ahead of its turn waits in the source's deferred list
- * for that channel; its predecessors' packets are already in our buffers
- * of the same channel, so any poll that looks at this channel (a
- * reply-only poll looks at replies) reaches them. */
+/* ------------------------------------------------------------ order (lock held)
+ * Each sender numbers its packets per destination and channel (a stream),
+ * and each stream is delivered strictly in that order. MPI does not hand
+ * us packets in that order: it fills our receives in the order they were
+ * posted, but they are reposted in whatever order handlers finish, and
+ * MPI_Testsome reports completions in index order. Nor can a packet whose
+ * payload follows separately be delivered before the payload arrives.
+ *
+ * So a packet is delivered at once only when it is the next of its
+ * stream, nothing of the stream is held and it has no separate payload;
+ * otherwise it is held, in its buffer and with its credit, in the stream's
+ * list sorted by number. A held packet is accepted when its turn comes:
+ * its payload's receive is posted then. Payloads of one channel share a
+ * tag, so MPI hands them to our receives in the order the sender started
+ * them, which is the order of the numbers: receives must be posted in
+ * that order too. A packet ahead of its turn waits until its
+ * predecessors' packets, already sent and so already in our buffers of
+ * the same channel, have been read by a poll that looks at this channel
+ * (a reply-only poll looks at replies). The head of the list is delivered
+ * once accepted and its payload, if any, has arrived. Credits bound a
+ * stream's held packets to `depth`. */
 static int gasnetc_slot_channel(unsigned s) {
   return s < gasnetc_mpi.nrecv ? GASNETC_CH_REP : GASNETC_CH_REQ;
 }
 
+/* a comes before b (numbers wrap). */
+static int gasnetc_seq_before(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
+
 static void gasnetc_payload_post(unsigned s) {
   gasnetc_mpi_t *m = &gasnetc_mpi;
   gasnetc_hdr_t *hdr = gasnetc_slot_buf(s);
-  int ch = gasnetc_slot_channel(s);
   void *dst = (void *)(uintptr_t)hdr->dest_addr;
   if (hdr->category == GASNETI_AM_MEDIUM) {
     if (posix_memalign(&dst, 64, hdr->nbytes))
@@ -65,49 +82,73 @@ static void gasnetc_payload_post(unsigned s) {
     m->bounce[s] = dst;
   }
   gasnetc_mpi_check(MPI_Irecv(dst, (int)hdr->nbytes, MPI_BYTE, (int)hdr->src,
-                              gasnetc_payload_tag(ch), m->comm,
+                              gasnetc_payload_tag(gasnetc_slot_channel(s)), m->comm,
                               &m->rreq[gasnetc_slot_payload_rindex(s)]),
                     "receive a payload (MPI_Irecv)");
-  m->payload_next[hdr->src][ch]++;
 }
 
-/* Post the receives of deferred packets whose turn has come. Their
- * completion shows up in a later MPI_Testsome. */
-static void gasnetc_payload_post_deferred(gasnet_node_t src, int ch) {
+/* Held packet s, accepted: whether its payload (if separate) is in. A
+ * payload receive is MPI_REQUEST_NULL once MPI_Testsome or this test has
+ * completed it. */
+static int gasnetc_payload_in(unsigned s) {
+  if (!(gasnetc_slot_buf(s)->flags & GASNETC_F_SEPARATE)) return 1;
+  MPI_Request *r = &gasnetc_mpi.rreq[gasnetc_slot_payload_rindex(s)];
+  if (*r == MPI_REQUEST_NULL) return 1;
+  int done = 0;
+  gasnetc_mpi_check(MPI_Test(r, &done, MPI_STATUS_IGNORE), "receive a payload (MPI_Test)");
+  return done;
+}
+
+/* After an event on stream (src, ch): accept the held packets whose turn
+ * has come, then move the deliverable ones at the head to ready[].
+ * Returns the new count of ready[]. */
+static int gasnetc_stream_advance(gasnet_node_t src, int ch, int *ready, int nready) {
   gasnetc_mpi_t *m = &gasnetc_mpi;
-  for (int found = 1; found;) {
-    found = 0;
-    for (int *p = &m->deferred_head[src][ch]; *p >= 0; p = &m->deferred_next[*p]) {
-      unsigned s = (unsigned)*p;
-      if (gasnetc_slot_buf(s)->payload_seq != m->payload_next[src][ch]) continue;
-      *p = m->deferred_next[s];
-      gasnetc_payload_post(s);
-      found = 1;
-      break;
-    }
+  int *head = &m->deferred_head[src][ch];
+  uint32_t *next = &m->payload_next[src][ch];
+  for (int p = *head; p >= 0; p = m->deferred_next[p]) {
+    const gasnetc_hdr_t *hdr = gasnetc_slot_buf((unsigned)p);
+    if (gasnetc_seq_before(hdr->seq, *next)) continue; /* accepted earlier */
+    if (hdr->seq != *next) break;                       /* a gap: not yet arrived */
+    if (hdr->flags & GASNETC_F_SEPARATE) gasnetc_payload_post((unsigned)p);
+    (*next)++;
   }
+  while (*head >= 0) {
+    unsigned s = (unsigned)*head;
+    if (!gasnetc_seq_before(gasnetc_slot_buf(s)->seq, *next) || !gasnetc_payload_in(s)) break;
+    *head = m->deferred_next[s];
+    ready[nready++] = (int)s;
+  }
+  return nready;
 }
 
-/* Returns whether packet slot s can be delivered now (its payload, if
- * separate, has arrived). */
-static int gasnetc_packet_arrived(unsigned s) {
+/* Packet slot s has arrived: take its credits, then deliver or hold it. */
+static int gasnetc_packet_arrived(unsigned s, int *ready, int nready) {
   gasnetc_mpi_t *m = &gasnetc_mpi;
   gasnetc_hdr_t *hdr = gasnetc_slot_buf(s);
-  gasnetc_credit_receive(hdr->src, hdr->credits);
-  if (!(hdr->flags & GASNETC_F_SEPARATE)) return 1;
+  gasnetc_credit_receive(hdr->src, hdr->credits); /* checks src */
   gasnet_node_t src = hdr->src;
   int ch = gasnetc_slot_channel(s);
-  if (hdr->payload_seq != m->payload_next[src][ch]) {
-    m->deferred_next[s] = m->deferred_head[src][ch];
-    m->deferred_head[src][ch] = (int)s;
-    return 0;
+  uint32_t *next = &m->payload_next[src][ch];
+  if (gasnetc_seq_before(hdr->seq, *next))
+    gasneti_fatalerror("mpi conduit: packet %u from node %u arrived after its turn (next: %u)",
+                       (unsigned)hdr->seq, (unsigned)src, (unsigned)*next);
+  if (hdr->seq == *next && m->deferred_head[src][ch] < 0 && !(hdr->flags & GASNETC_F_SEPARATE)) {
+    (*next)++; /* the common case: in turn, nothing held */
+    ready[nready++] = (int)s;
+    return nready;
   }
-  gasnetc_payload_post(s);
-  gasnetc_payload_post_deferred(src, ch);
-  int done = 0;
-  gasnetc_mpi_check(MPI_Test(&m->rreq[gasnetc_slot_payload_rindex(s)], &done, MPI_STATUS_IGNORE),
-                    "receive a payload (MPI_Test)");
-  return done;
+  int *p = &m->deferred_head[src][ch];
+  while (*p >= 0 && gasnetc_seq_before(gasnetc_slot_buf((unsigned)*p)->seq, hdr->seq))
+    p = &m->deferred_next[*p];
+  m->deferred_next[s] = *p;
+  *p = (int)s;
+  return gasnetc_stream_advance(src, ch, ready, nready);
+}
+
+/* The separate payload of held packet s has arrived. */
+static int gasnetc_payload_arrived(unsigned s, int *ready, int nready) {
+  return gasnetc_stream_advance(gasnetc_slot_buf(s)->src, gasnetc_slot_channel(s), ready, nready);
 }
 
 /* ------------------------------------------------------------ delivery (lock not held) */
@@ -185,24 +226,26 @@ static int *gasnetc_scratch_get(unsigned count, int **owned_p) {
   return *owned_p;
 }
 
-/* Turn the completed receives into a list of packet slots to deliver (in
- * place in idx; lock held). */
-static int gasnetc_classify(int *idx, int outcount) {
+/* Turn the completed receives idx[0..outcount) into the packet slots to
+ * deliver, in order, in ready[] (lock held). Completions come in index
+ * order, so every reply is listed before every request: a request handler
+ * that polls replies while waiting to reply cannot overtake a reply of
+ * this list. */
+static int gasnetc_classify(const int *idx, int outcount, int *ready) {
   const unsigned R = gasnetc_mpi.nrecv, K = gasnetc_mpi.nctrl;
   int nready = 0;
   for (int k = 0; k < outcount; k++) {
     unsigned r = (unsigned)idx[k];
-    if (r < R) { /* reply packet */
-      if (gasnetc_packet_arrived(r)) idx[nready++] = (int)r;
-    } else if (r < 2 * R) { /* reply payload */
-      idx[nready++] = (int)(r - R);
-    } else if (r < 2 * R + K) {
+    if (r < R) /* reply packet */
+      nready = gasnetc_packet_arrived(r, ready, nready);
+    else if (r < 2 * R) /* reply payload */
+      nready = gasnetc_payload_arrived(r - R, ready, nready);
+    else if (r < 2 * R + K)
       gasnetc_ctrl_arrived(r - 2 * R);
-    } else if (r < 3 * R + K) { /* request packet */
-      if (gasnetc_packet_arrived(r - R - K)) idx[nready++] = (int)(r - R - K);
-    } else { /* request payload */
-      idx[nready++] = (int)(r - 2 * R - K);
-    }
+    else if (r < 3 * R + K) /* request packet */
+      nready = gasnetc_packet_arrived(r - R - K, ready, nready);
+    else /* request payload */
+      nready = gasnetc_payload_arrived(r - 2 * R - K, ready, nready);
   }
   return nready;
 }
@@ -211,17 +254,18 @@ static int gasnetc_poll(unsigned count) {
   gasnetc_exit_check();
   if (!gasnetc_poll_trylock()) return 0;
   gasnetc_send_progress();
-  int *owned, *idx = gasnetc_scratch_get(count, &owned);
+  /* idx: MPI_Testsome's output; ready: at most one entry per packet slot. */
+  int *owned, *idx = gasnetc_scratch_get(2 * count, &owned), *ready = idx + count;
   int outcount = 0;
   gasnetc_mpi_check(MPI_Testsome((int)count, gasnetc_mpi.rreq, &outcount, idx,
                                  MPI_STATUSES_IGNORE),
                     "poll for messages (MPI_Testsome)");
-  int nready = outcount == MPI_UNDEFINED ? 0 : gasnetc_classify(idx, outcount);
+  int nready = outcount == MPI_UNDEFINED ? 0 : gasnetc_classify(idx, outcount, ready);
   gasnetc_credit_flush();
   gasnetc_unlock();
   if (nready) {
     gasnetc_poll_level++;
-    for (int j = 0; j < nready; j++) gasnetc_deliver((unsigned)idx[j]);
+    for (int j = 0; j < nready; j++) gasnetc_deliver((unsigned)ready[j]);
     gasnetc_poll_level--;
     gasnetc_lock();
     gasnetc_credit_flush();

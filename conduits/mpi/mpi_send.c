@@ -7,7 +7,11 @@
  * complete. A payload too large for a packet follows as a second Isend
  * with a tag the header names: from a copy when it is at most
  * GASNET_MPI_BOUNCE_MAX bytes (the call returns at once), else straight from
- * the client's buffer, and the call waits until MPI is done with it. Every packet carries the
+ * the client's buffer, and the call waits until MPI is done with it.
+ * Every packet carries its number in the stream (destination, channel),
+ * taken under the lock in the step that starts it, so numbers follow the
+ * order in which MPI sees the packets and their payloads; the receiver
+ * delivers each stream in that order. Every packet carries the
  * credits this node owes the destination back to it (a request only the
  * request credits: see gasnetc_fill_packet). While it waits, a
  * request sender polls everything; a reply sender (inside a request
@@ -97,6 +101,8 @@ void gasnetc_credit_flush(void) {
 }
 
 /* ------------------------------------------------------------ AMs */
+/* Lock held, and kept until the packet is started: it takes the packet's
+ * number. */
 static size_t gasnetc_fill_packet(gasnetc_hdr_t *hdr, gasnet_node_t dest, int ch,
                                   const gasneti_am_t *msg, int flags) {
   gasnetc_mpi_t *m = &gasnetc_mpi;
@@ -116,7 +122,7 @@ static size_t gasnetc_fill_packet(gasnetc_hdr_t *hdr, gasnet_node_t dest, int ch
     hdr->credits[GASNETC_CH_REP] = m->owed[dest][GASNETC_CH_REP];
     m->owed[dest][GASNETC_CH_REP] = 0;
   }
-  hdr->payload_seq = 0;
+  hdr->seq = m->payload_seq[dest][ch]++;
   hdr->nbytes = msg->nbytes;
   hdr->dest_addr = (uint64_t)(uintptr_t)msg->dest_addr;
   memcpy(hdr + 1, msg->args, msg->numargs * sizeof(gasnet_handlerarg_t));
@@ -176,10 +182,9 @@ static void gasnetc_send(gasnet_node_t dest, int ch, const gasneti_am_t *msg, in
   size_t len = gasnetc_fill_packet(hdr, dest, ch, msg, flags);
   MPI_Request payload = MPI_REQUEST_NULL;
   if (flags & GASNETC_F_SEPARATE) {
-    /* Numbered and started in one step under the lock: MPI matches
-     * payloads in the order they are started, and the receiver posts its
-     * receives in the order of these numbers. */
-    hdr->payload_seq = m->payload_seq[dest][ch]++;
+    /* Started in the step that numbered the packet, before it: MPI
+     * matches payloads in the order they are started, and the receiver
+     * posts its receives in the order of the packets' numbers. */
     if (bounce) {
       gasnetc_send_slot_get(&pslot);
       m->send[pslot].bounce = copy;

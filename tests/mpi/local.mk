@@ -45,6 +45,8 @@ check_PROGRAMS += \
 	tests/mpi/conf/tests/testam-par \
 	tests/mpi/conf/tests/testamchain \
 	tests/mpi/conf/tests/testamchain-par \
+	tests/mpi/conf/tests/testamorder \
+	tests/mpi/conf/tests/testamorder-par \
 	tests/mpi/conf/tests/testhandlers \
 	tests/mpi/conf/tests/testhandlers-par \
 	tests/mpi/conf/tests/testsegment \
@@ -85,6 +87,16 @@ tests_mpi_conf_tests_testamchain_par_SOURCES = tests/testamchain.c
 tests_mpi_conf_tests_testamchain_par_CPPFLAGS = $(MPI_TESTS_PAR_CPPFLAGS)
 tests_mpi_conf_tests_testamchain_par_LDADD = $(MPI_TESTS_PAR_LIBS)
 tests_mpi_conf_tests_testamchain_par_LDFLAGS = $(MPI_TESTS_LINK_FLAGS)
+
+tests_mpi_conf_tests_testamorder_SOURCES = tests/testamorder.c
+tests_mpi_conf_tests_testamorder_CPPFLAGS = $(MPI_TESTS_SEQ_CPPFLAGS)
+tests_mpi_conf_tests_testamorder_LDADD = $(MPI_TESTS_SEQ_LIBS)
+tests_mpi_conf_tests_testamorder_LDFLAGS = $(MPI_TESTS_LINK_FLAGS)
+
+tests_mpi_conf_tests_testamorder_par_SOURCES = tests/testamorder.c
+tests_mpi_conf_tests_testamorder_par_CPPFLAGS = $(MPI_TESTS_PAR_CPPFLAGS)
+tests_mpi_conf_tests_testamorder_par_LDADD = $(MPI_TESTS_PAR_LIBS)
+tests_mpi_conf_tests_testamorder_par_LDFLAGS = $(MPI_TESTS_LINK_FLAGS)
 
 tests_mpi_conf_tests_testhandlers_SOURCES = tests/testhandlers.c
 tests_mpi_conf_tests_testhandlers_CPPFLAGS = $(MPI_TESTS_SEQ_CPPFLAGS)
