@@ -13,6 +13,8 @@
  * it, and a thread that finds another one polling returns at once. */
 #include "mpi_internal.h"
 
+#include "gasnet_copy.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -187,7 +189,7 @@ static void gasnetc_deliver(unsigned s) {
     }
   } else if (msg.category == GASNETI_AM_LONG) {
     if (!(hdr->flags & (GASNETC_F_SEPARATE | GASNETC_F_IN_PLACE)) && msg.nbytes)
-      memcpy(msg.dest_addr, gasnetc_inline_payload(hdr), msg.nbytes);
+      gasneti_copy(msg.dest_addr, gasnetc_inline_payload(hdr), msg.nbytes); /* a flag in one store */
     msg.payload = msg.dest_addr;
   }
   /* Shorts and Longs are fully copied out: the credit goes back before

@@ -19,6 +19,8 @@
  * nothing, so replies always drain. */
 #include "mpi_internal.h"
 
+#include "gasnet_copy.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,7 +155,7 @@ static void gasnetc_send(gasnet_node_t dest, int ch, const gasneti_am_t *msg, in
     /* Loopback Long: copy now, as a remote receiver would before the
      * handler runs (and MPI may not receive into the buffer it sends). */
     if (msg->nbytes && msg->dest_addr != msg->payload)
-      memmove(msg->dest_addr, msg->payload, msg->nbytes);
+      gasneti_move(msg->dest_addr, msg->payload, msg->nbytes); /* a flag in one store */
     flags = GASNETC_F_IN_PLACE;
   } else if (msg->nbytes && sizeof(gasnetc_hdr_t) + gasnetc_args_bytes(msg->numargs) +
                                     msg->nbytes > m->packet_size) {
