@@ -208,6 +208,8 @@ check_PROGRAMS += \
 	tests/mpi/conf/tests/coll/testcollnb \
 	tests/mpi/conf/tests/coll/testcollnb-par \
 	tests/mpi/conf/tests/coll/testcollerr \
+	tests/mpi/conf/tests/coll/testreduce \
+	tests/mpi/conf/tests/coll/testteam \
 	tests/mpi/conf/tests/coll/test_trees \
 	tests/mpi/conf/tests/perf/collperf
 
@@ -230,6 +232,16 @@ tests_mpi_conf_tests_coll_testcollerr_SOURCES = tests/coll/testcollerr.c
 tests_mpi_conf_tests_coll_testcollerr_CPPFLAGS = $(MPI_TESTS_SEQ_CPPFLAGS)
 tests_mpi_conf_tests_coll_testcollerr_LDADD = $(MPI_COLL_SEQ_LIBS)
 tests_mpi_conf_tests_coll_testcollerr_LDFLAGS = $(MPI_TESTS_LINK_FLAGS)
+
+tests_mpi_conf_tests_coll_testreduce_SOURCES = tests/coll/testreduce.c
+tests_mpi_conf_tests_coll_testreduce_CPPFLAGS = $(MPI_TESTS_SEQ_CPPFLAGS)
+tests_mpi_conf_tests_coll_testreduce_LDADD = $(MPI_COLL_SEQ_LIBS) -lm
+tests_mpi_conf_tests_coll_testreduce_LDFLAGS = $(MPI_TESTS_LINK_FLAGS)
+
+tests_mpi_conf_tests_coll_testteam_SOURCES = tests/coll/testteam.c
+tests_mpi_conf_tests_coll_testteam_CPPFLAGS = $(MPI_TESTS_SEQ_CPPFLAGS)
+tests_mpi_conf_tests_coll_testteam_LDADD = $(MPI_COLL_SEQ_LIBS)
+tests_mpi_conf_tests_coll_testteam_LDFLAGS = $(MPI_TESTS_LINK_FLAGS)
 
 # Conduit-free (tree arithmetic); here only so coll.cases finds it.
 tests_mpi_conf_tests_coll_test_trees_SOURCES = tests/coll/test_trees.c coll/trees.c
