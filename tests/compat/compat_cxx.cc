@@ -67,9 +67,9 @@ int main(int argc, char **argv) {
   for (int v : got)
     if (v != 11) die("broadcast value");
 
-  gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
-  if (gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS) != GASNET_OK) die("barrier");
   printf("compat_cxx: node %u/%u OK\n", (unsigned)mynode, (unsigned)nodes);
   fflush(stdout);
+  gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
+  if (gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS) != GASNET_OK) die("barrier");
   gasnet_exit(0);
 }
