@@ -1,9 +1,16 @@
-/* gasnet_error.c: error names and texts, recoverable error reports, and the
- * one fatal-error path every layer uses. */
+/* gasnet_error.c: error names and texts, recoverable error reports, the
+ * one fatal-error path every layer uses, and the signals a node catches. */
+#define _GNU_SOURCE
 #include "gasnet_internal.h"
 
+#include <gasnet_tools.h>
+
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 typedef struct {
   int code;
@@ -66,3 +73,179 @@ void gasneti_fatalerror(const char *fmt, ...) {
   if (gasneti_init_done) gasnetc_exit(1);
   _Exit(1);
 }
+
+/* ------------------------------------------------------------ signals
+ * As GASNet-1 (spec 1.8, gasnet_exit), each node catches:
+ *  - SIGINT, SIGTERM, SIGHUP: prints "*** Caught a signal: SIGINT(2) on node
+ *    i/n" and raises SIGQUIT, the signal a client catches to hear that the
+ *    job is ending; without a client handler for it, ends the job with
+ *    gasnet_exit(128 + the signal) (also when SIGQUIT is ignored, as in a
+ *    job started in the background);
+ *  - SIGQUIT, when the client installed no handler of its own: ends the job
+ *    with gasnet_exit(128 + SIGQUIT);
+ *  - SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT: prints "*** Caught a fatal
+ *    signal: SIGSEGV(11) on node i/n" (and a backtrace with
+ *    GASNET_BACKTRACE=1), lets the conduit tell the other nodes, and dies of
+ *    the signal.
+ * The conduits raise SIGQUIT the same way when another node's exit or crash
+ * ends the job (gasneti_remote_exit_sigquit). A signal the client ignores or
+ * handles when it calls gasnet_init keeps its disposition, except the fatal
+ * ones, which are ours unless ignored (MPI libraries install their own). */
+typedef struct {
+  int sig;
+  const char *name;
+  int fatal;
+} gasneti_siginfo_t;
+
+static const gasneti_siginfo_t gasneti_signals[] = {
+    {SIGINT, "SIGINT", 0},   {SIGTERM, "SIGTERM", 0}, {SIGHUP, "SIGHUP", 0},
+    {SIGQUIT, "SIGQUIT", 0}, {SIGSEGV, "SIGSEGV", 1}, {SIGBUS, "SIGBUS", 1},
+    {SIGFPE, "SIGFPE", 1},   {SIGILL, "SIGILL", 1},   {SIGABRT, "SIGABRT", 1},
+};
+#define GASNETI_NSIGNALS (sizeof(gasneti_signals) / sizeof(gasneti_signals[0]))
+
+void (*gasneti_fatalsignal_hook)(int sig);
+int (*gasneti_signal_defer_hook)(int sig);
+static int gasneti_signal_ours[GASNETI_NSIGNALS]; /* 1: we install a handler */
+static volatile sig_atomic_t gasneti_ending;      /* the node is in its exit path */
+static volatile sig_atomic_t gasneti_fatal_sig;
+
+static const char *gasneti_signame(int sig) {
+  for (size_t i = 0; i < GASNETI_NSIGNALS; i++)
+    if (gasneti_signals[i].sig == sig) return gasneti_signals[i].name;
+  return "signal";
+}
+
+/* write(2) only: this runs in signal handlers. */
+static void gasneti_signal_say(const char *what, int sig) {
+  char line[160];
+  int n = snprintf(line, sizeof(line), "*** %s: %s(%d) on node %u/%u\n", what,
+                   gasneti_signame(sig), sig, (unsigned)gasneti_mynode, (unsigned)gasneti_nodes);
+  if (n > (int)sizeof(line) - 1) n = (int)sizeof(line) - 1;
+  ssize_t rc = write(STDERR_FILENO, line, (size_t)n);
+  (void)rc;
+}
+
+/* Die of sig now, with its default action (a core dump where enabled). */
+static void gasneti_die_of(int sig) GASNETI_NORETURN;
+static void gasneti_die_of(int sig) {
+  sigset_t set;
+  signal(sig, SIG_DFL);
+  sigemptyset(&set);
+  sigaddset(&set, sig);
+  sigprocmask(SIG_UNBLOCK, &set, NULL);
+  raise(sig);
+  _exit(128 + sig); /* the signal was ignored after all */
+}
+
+/* The hook or the flush below may hang on a lock the crash left held. */
+static void gasneti_fatal_alarm(int alarm_sig) {
+  (void)alarm_sig;
+  gasneti_die_of(gasneti_fatal_sig);
+}
+
+static void gasneti_fatal_signal(int sig) GASNETI_NORETURN;
+static void gasneti_fatal_signal(int sig) {
+  static volatile sig_atomic_t entered;
+  if (entered++) gasneti_die_of(sig); /* a second fault while reporting the first */
+  /* The job is ending: no SIGQUIT handler of the client's runs in this node
+   * any more (the launcher may signal it while the hook waits). */
+  sigset_t quiet;
+  sigemptyset(&quiet);
+  sigaddset(&quiet, SIGINT);
+  sigaddset(&quiet, SIGTERM);
+  sigaddset(&quiet, SIGHUP);
+  sigaddset(&quiet, SIGQUIT);
+  pthread_sigmask(SIG_BLOCK, &quiet, NULL);
+  gasneti_signals_exiting();
+  gasneti_fatal_sig = sig;
+  signal(SIGALRM, gasneti_fatal_alarm);
+  alarm(5);
+  gasneti_signal_say("Caught a fatal signal", sig);
+  gasnett_print_backtrace_ifenabled(STDERR_FILENO);
+  fflush(NULL); /* what the node printed before it crashed */
+  if (gasneti_fatalsignal_hook && gasneti_init_done) gasneti_fatalsignal_hook(sig);
+  alarm(0);
+  gasneti_die_of(sig);
+}
+
+static int gasneti_client_sigquit(struct sigaction *cur);
+static void gasneti_run_client_sigquit(const struct sigaction *cur);
+
+static void gasneti_signal_handler(int sig) {
+  struct sigaction cur;
+  switch (sig) {
+    case SIGSEGV: case SIGBUS: case SIGFPE: case SIGILL: case SIGABRT:
+      gasneti_fatal_signal(sig);
+    default:
+      break;
+  }
+  /* A node already ending (its exit path, or the launcher tearing the job
+   * down after it) just dies of the signal, as without us. */
+  if (gasneti_ending && sig != SIGQUIT) gasneti_die_of(sig);
+  if (gasneti_signal_defer_hook && gasneti_signal_defer_hook(sig)) return; /* raised again later */
+  if (sig == SIGQUIT) gasnet_exit(128 + SIGQUIT); /* the client has no SIGQUIT handler */
+  gasneti_signal_say("Caught a signal", sig);
+  if (!gasneti_client_sigquit(&cur)) gasnet_exit(128 + sig);
+  gasneti_run_client_sigquit(&cur); /* as GASNet-1: the node goes on if it returns */
+}
+
+void gasneti_signals_save(void) {
+  for (size_t i = 0; i < GASNETI_NSIGNALS; i++) {
+    struct sigaction cur;
+    if (sigaction(gasneti_signals[i].sig, NULL, &cur) != 0) continue;
+    if (cur.sa_handler == SIG_IGN) continue; /* e.g. SIGINT of a background job */
+    gasneti_signal_ours[i] = gasneti_signals[i].fatal || cur.sa_handler == SIG_DFL;
+  }
+}
+
+void gasneti_signals_install(void) {
+  gasnett_backtrace_init(NULL); /* load the unwinder now, not in a crash */
+  for (size_t i = 0; i < GASNETI_NSIGNALS; i++) {
+    if (!gasneti_signal_ours[i]) continue;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = gasneti_signal_handler;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(gasneti_signals[i].sig, &sa, NULL);
+  }
+}
+
+void gasneti_signals_exiting(void) {
+  gasneti_ending = 1;
+  signal(SIGQUIT, SIG_IGN); /* the client has heard: a late signal must not re-enter */
+}
+
+/* Is SIGQUIT handled by the client (not ours, not default, not ignored)? */
+static int gasneti_client_sigquit(struct sigaction *cur) {
+  if (sigaction(SIGQUIT, NULL, cur) != 0) return 0;
+  if (cur->sa_flags & SA_SIGINFO) return cur->sa_sigaction != NULL;
+  return cur->sa_handler != SIG_DFL && cur->sa_handler != SIG_IGN &&
+         cur->sa_handler != gasneti_signal_handler;
+}
+
+/* Raise SIGQUIT for the client's handler cur; returns when (if) it returns. */
+static void gasneti_run_client_sigquit(const struct sigaction *cur) {
+  sigset_t mask;
+  if (pthread_sigmask(SIG_SETMASK, NULL, &mask) == 0 && sigismember(&mask, SIGQUIT)) {
+    /* Blocked in this thread: raise() would only leave it pending. */
+    if (cur->sa_flags & SA_SIGINFO) {
+      siginfo_t info;
+      memset(&info, 0, sizeof(info));
+      info.si_signo = SIGQUIT;
+      cur->sa_sigaction(SIGQUIT, &info, NULL);
+    } else {
+      cur->sa_handler(SIGQUIT);
+    }
+    return;
+  }
+  raise(SIGQUIT);
+}
+
+void gasneti_remote_exit_sigquit(void) {
+  struct sigaction cur;
+  if (gasneti_client_sigquit(&cur)) gasneti_run_client_sigquit(&cur);
+}
+
+int gasneti_is_main_thread(void) { return (pid_t)syscall(SYS_gettid) == getpid(); }

@@ -23,9 +23,11 @@ int gasneti_init(int *argc, char ***argv, int *linkcheck) {
   (void)linkcheck;
   if (gasneti_init_done)
     return gasneti_error(GASNET_ERR_RESOURCE, "gasnet_init", "called more than once");
+  gasneti_signals_save();
   int rc = gasnetc_init(argc, argv);
   if (rc != GASNET_OK) return rc;
   gasneti_init_done = 1;
+  gasneti_signals_install();
   gasneti_wait_init(gasnetc_local_processes());
   return GASNET_OK;
 }

@@ -29,6 +29,28 @@ extern gasnet_seginfo_t *gasneti_seginfo;
  *   return gasneti_error(GASNET_ERR_BAD_ARG, "gasnet_attach", "segsize %zu ...", n); */
 extern int gasneti_error(int code, const char *call, const char *fmt, ...) GASNETI_PRINTF(3, 4);
 
+/* ------------------------------------------------------------ signals (gasnet_error.c)
+ * gasnet_init records the client's dispositions before gasnetc_init and
+ * installs the node's handlers after it (so only in nodes, after MPI). */
+extern void gasneti_signals_save(void);
+extern void gasneti_signals_install(void);
+/* Another node's exit or crash ends the job: run the client's SIGQUIT
+ * handler, if it has one, as GASNet-1 does. Returns when there is none or
+ * when it returns (it may call gasnet_exit instead). */
+extern void gasneti_remote_exit_sigquit(void);
+/* The node has begun its exit path: SIGQUIT is ignored from now on, and
+ * SIGINT/SIGTERM/SIGHUP end it by their default action. */
+extern void gasneti_signals_exiting(void);
+/* Set by a conduit: runs in a node that caught a fatal signal, after the
+ * message and before the node dies of it (tell the other nodes). */
+extern void (*gasneti_fatalsignal_hook)(int sig);
+/* Set by a conduit: asked before SIGINT, SIGTERM, SIGHUP or SIGQUIT is
+ * acted on; returns 1 if the conduit holds the signal back (the thread is
+ * inside code that must not be re-entered) and will raise it again. */
+extern int (*gasneti_signal_defer_hook)(int sig);
+/* Is the caller the process's initial thread (the one main runs on)? */
+extern int gasneti_is_main_thread(void);
+
 /* ------------------------------------------------------------ environment */
 /* Read a variable; with GASNET_VERBOSEENV set, node 0 prints each variable
  * the first time it is read, with its value or the default used. */

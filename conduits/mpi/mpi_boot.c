@@ -2,17 +2,21 @@
  * (unless the client already did), duplicates MPI_COMM_WORLD, learns the
  * hosts, agrees on the protocol's sizes and posts the receive buffers;
  * gasnetc_attach_segment maps this node's segment and exchanges every
- * node's address and size with MPI_Allgather. */
+ * node's address and size with MPI_Iallgather, watching for exit notices
+ * meanwhile. */
 #define _GNU_SOURCE
 #include "mpi_internal.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 gasnetc_mpi_t gasnetc_mpi;
+GASNETI_THREAD_LOCAL volatile int gasnetc_lock_depth;
 #ifdef GASNETI_THREADS
 pthread_mutex_t gasnetc_mpi_lock = PTHREAD_MUTEX_INITIALIZER;
 int gasnetc_lock_waiters;
@@ -90,8 +94,19 @@ static void gasnetc_start_mpi(int *argc, char ***argv) {
     gasnetc_mpi.client_init = 1;
     gasnetc_mpi_check(MPI_Query_thread(&gasnetc_mpi.thread_level), "query MPI's thread level");
   } else {
-    gasnetc_mpi_check(MPI_Init_thread(argc, argv, want, &gasnetc_mpi.thread_level),
-                      "initialise MPI (MPI_Init_thread)");
+    /* The threads MPI starts here inherit this mask: keep the job-ending
+     * signals (gasnet_error.c) away from them, so they reach a thread that
+     * may call MPI (and, outside an MPI call, re-enter it). */
+    sigset_t quiet, saved;
+    sigemptyset(&quiet);
+    sigaddset(&quiet, SIGINT);
+    sigaddset(&quiet, SIGTERM);
+    sigaddset(&quiet, SIGHUP);
+    sigaddset(&quiet, SIGQUIT);
+    pthread_sigmask(SIG_BLOCK, &quiet, &saved);
+    int rc = MPI_Init_thread(argc, argv, want, &gasnetc_mpi.thread_level);
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
+    gasnetc_mpi_check(rc, "initialise MPI (MPI_Init_thread)");
   }
 #ifdef GASNETI_THREADS
   /* Our calls come from any client thread, one at a time (the lock). */
@@ -321,6 +336,24 @@ uintptr_t gasnetc_max_local_segsize(void) { return gasnetc_max_local; }
 uintptr_t gasnetc_max_global_segsize(void) { return gasnetc_max_global; }
 unsigned gasnetc_local_processes(void) { return gasnetc_mpi.local_procs; }
 
+/* Waits for a start-up exchange while handling control messages, so a node
+ * that exits before it joins the exchange (its EXIT notice) ends this one
+ * too instead of leaving it in a collective that never completes. The
+ * exchange stays pending then; MPI_Finalize does not wait for it. */
+static void gasnetc_boot_wait(MPI_Request *req, const char *what) {
+  unsigned spins = 0;
+  for (;;) {
+    int done = 0;
+    gasnetc_lock();
+    gasnetc_mpi_check(MPI_Test(req, &done, MPI_STATUS_IGNORE), what);
+    if (!done) gasnetc_poll_ctrl();
+    gasnetc_unlock();
+    if (done) return;
+    gasnetc_exit_check();
+    gasneti_wait_backoff(&spins);
+  }
+}
+
 /* Maps the segment (page-aligned, no swap reserved) and exchanges every
  * node's address and size. A node that cannot map its segment says so in
  * the exchange, so every node returns the error instead of some waiting. */
@@ -344,9 +377,13 @@ int gasnetc_attach_segment(uintptr_t segsize) {
   unsigned long long mine[3] = {(unsigned long long)(uintptr_t)addr, segsize, (unsigned)err};
   unsigned long long *all = malloc(3 * sizeof(unsigned long long) * gasneti_nodes);
   if (!all) return gasneti_error(GASNET_ERR_RESOURCE, call, "out of memory");
-  gasnetc_mpi_check(MPI_Allgather(mine, 3, MPI_UNSIGNED_LONG_LONG, all, 3,
-                                  MPI_UNSIGNED_LONG_LONG, gasnetc_mpi.comm),
-                    "exchange segment addresses (MPI_Allgather)");
+  MPI_Request req;
+  gasnetc_lock();
+  gasnetc_mpi_check(MPI_Iallgather(mine, 3, MPI_UNSIGNED_LONG_LONG, all, 3,
+                                   MPI_UNSIGNED_LONG_LONG, gasnetc_mpi.comm, &req),
+                    "exchange segment addresses (MPI_Iallgather)");
+  gasnetc_unlock();
+  gasnetc_boot_wait(&req, "exchange segment addresses (MPI_Iallgather)");
   int failed = -1;
   for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
     gasneti_seginfo[i].addr = (void *)(uintptr_t)all[3 * i];

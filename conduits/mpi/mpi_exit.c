@@ -2,13 +2,29 @@
  *
  * gasnet_exit(code) on any node (or a return from main, or exit(code))
  * sends an EXIT notice carrying the code to every other node. A node sees
- * the notice at its next poll and runs the same protocol with that code.
- * Each exiting node waits until it has the notice of every other node:
- * then all of them are in the exit path and MPI_Finalize (collective in
- * practice) completes, and each ends with the code, which mpirun reports.
- * A node that does not answer within GASNET_EXITTIMEOUT seconds (it never
- * polls, or it died) is dealt with by MPI_Abort(code), which ends every
- * process of the job with that code. An MPI failure aborts at once. */
+ * the notice at its next poll (or while it waits in gasnet_attach), raises
+ * SIGQUIT if the client has a handler for it (as GASNet-1 does; the handler
+ * may call gasnet_exit), and runs the same protocol. Each exiting node
+ * waits until it has the notice of every other node: then all of them are
+ * in the exit path and MPI_Finalize (collective in practice) completes.
+ * Every node then knows every node's code and ends with the same one: the
+ * non-zero code of a node that exited on its own (the lowest such node),
+ * else a non-zero code chosen in answer to an exit (a SIGQUIT handler's),
+ * else 0; mpirun reports it. A node that does not answer within
+ * GASNET_EXITTIMEOUT seconds (it never polls, or it died) is dealt with by
+ * MPI_Abort(code), which ends every process of the job with that code. An
+ * MPI failure aborts at once.
+ *
+ * In a collective exit a node may see a notice before it has left the
+ * final barrier, or on a polling thread while its main thread is between
+ * that barrier and the end of main. For up to GASNETC_EXIT_GRACE after the
+ * first notice, a poll inside a barrier returns as usual, and a thread
+ * other than the main one waits for the node's own exit to begin; the main
+ * thread polling outside a barrier acts at once.
+ *
+ * A node that catches a fatal signal sends its notice (128 + the signal)
+ * and waits a little for the others' answers before it dies, so their
+ * SIGQUIT handlers run before mpirun ends the job. */
 #define _GNU_SOURCE
 #include "mpi_internal.h"
 
@@ -18,18 +34,37 @@
 #include <time.h>
 #include <unistd.h>
 
-volatile int gasnetc_exit_noticed;
-volatile int gasnetc_mpi_broken;
-static int gasnetc_exit_noticed_code;
-static uint8_t *gasnetc_exit_from; /* peers whose EXIT notice has arrived */
-static unsigned gasnetc_exit_nfrom;
-static int gasnetc_exiting; /* atomic: some thread runs the exit protocol */
-static GASNETI_THREAD_LOCAL int gasnetc_in_exit;
-static volatile sig_atomic_t gasnetc_watchdog_code;
-
+/* How long a non-main thread that sees a notice waits for this node's own
+ * exit to begin, and a poll inside a barrier lets the barrier finish. */
+#define GASNETC_EXIT_GRACE 1.0
+/* How long a node that caught a fatal signal waits for the others' answers. */
+#define GASNETC_FATAL_WAIT 2.0
 /* Seconds added to GASNET_EXITTIMEOUT before the watchdog gives up on
  * MPI_Finalize itself. */
 #define GASNETC_FINALIZE_GRACE 10
+/* An EXIT notice's code: the exit code, and these bits: the sender chose
+ * it in answer to another node's exit; the sender caught a fatal signal
+ * (it will not call MPI_Finalize). */
+#define GASNETC_EXIT_ANSWER 0x100
+#define GASNETC_EXIT_CRASH 0x200
+
+volatile int gasnetc_exit_noticed;
+volatile int gasnetc_mpi_broken;
+volatile int gasnetc_signal_pending;
+static int gasnetc_exit_noticed_code;
+static int16_t *gasnetc_exit_claim; /* per node: its notice's code, -1 until it came */
+static unsigned gasnetc_exit_nfrom;  /* notices that have arrived */
+static int gasnetc_exiting;          /* atomic: this node is ending */
+static double gasnetc_noticed_at;    /* when the first notice was seen (atomic) */
+/* Allocated up front: the protocol may run in a signal handler. */
+static MPI_Request *gasnetc_exit_reqs;
+static gasnetc_ctrl_t gasnetc_exit_msg;
+static double gasnetc_exit_timeout; /* GASNET_EXITTIMEOUT */
+static volatile sig_atomic_t gasnetc_watchdog_code;
+
+/* What the calling thread is doing about the exit. */
+enum { GASNETC_EXIT_NONE, GASNETC_EXIT_ANSWERING, GASNETC_EXIT_PROTOCOL };
+static GASNETI_THREAD_LOCAL int gasnetc_exit_state;
 
 static double gasnetc_now(void) {
   struct timespec ts;
@@ -42,23 +77,38 @@ static void gasnetc_nap(void) {
   nanosleep(&ts, NULL);
 }
 
+/* Another thread is ending this node: wait to be ended with it. */
+static void gasnetc_park(void) GASNETI_NORETURN;
+static void gasnetc_park(void) {
+  for (;;) pause();
+}
+
 /* ------------------------------------------------------------ notices */
 void gasnetc_exit_notice(gasnet_node_t src, int code) {
-  if (src >= gasneti_nodes || !gasnetc_exit_from) return;
-  if (!gasnetc_exit_from[src]) {
-    gasnetc_exit_from[src] = 1;
+  if (src >= gasneti_nodes || !gasnetc_exit_claim) return;
+  if (gasnetc_exit_claim[src] < 0) {
+    gasnetc_exit_claim[src] = (int16_t)(code & (0xff | GASNETC_EXIT_ANSWER | GASNETC_EXIT_CRASH));
     gasnetc_exit_nfrom++;
   }
   if (!gasnetc_exit_noticed) {
-    gasnetc_exit_noticed_code = code;
+    gasnetc_exit_noticed_code = code & 0xff;
     __atomic_store_n(&gasnetc_exit_noticed, 1, __ATOMIC_RELEASE);
   }
 }
 
-void gasnetc_exit_check(void) {
-  if (__builtin_expect(!__atomic_load_n(&gasnetc_exit_noticed, __ATOMIC_ACQUIRE), 1)) return;
-  if (__atomic_load_n(&gasnetc_exiting, __ATOMIC_ACQUIRE)) return;
-  gasnetc_exit(gasnetc_exit_noticed_code);
+/* The code every node ends with, from every claim known here. */
+static int gasnetc_exit_merged(int own) {
+  int best = own, best_rank = -1;
+  for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
+    int c = gasnetc_exit_claim[i];
+    if (c < 0) continue;
+    int rank = !(c & 0xff) ? 0 : (c & GASNETC_EXIT_ANSWER) ? 1 : 2;
+    if (rank > best_rank) {
+      best_rank = rank;
+      best = c & 0xff;
+    }
+  }
+  return best;
 }
 
 /* ------------------------------------------------------------ aborting */
@@ -111,11 +161,11 @@ static int gasnetc_lock_within(double seconds) {
 #endif
 
 /* ------------------------------------------------------------ the protocol */
-static void gasnetc_send_exit_notices(int code, MPI_Request *reqs, gasnetc_ctrl_t *msg) {
+static void gasnetc_send_exit_notices(int claim, MPI_Request *reqs, gasnetc_ctrl_t *msg) {
   memset(msg, 0, sizeof(*msg));
   msg->kind = GASNETC_CTRL_EXIT;
   msg->src = gasneti_mynode;
-  msg->code = code;
+  msg->code = claim;
   for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
     reqs[i] = MPI_REQUEST_NULL;
     if (i == gasneti_mynode) continue;
@@ -143,7 +193,7 @@ static void gasnetc_report_missing(double timeout) {
   unsigned missing = gasneti_nodes - 1 - gasnetc_exit_nfrom;
   gasnet_node_t first = 0;
   for (gasnet_node_t i = 0; i < gasneti_nodes; i++)
-    if (i != gasneti_mynode && !gasnetc_exit_from[i]) {
+    if (i != gasneti_mynode && gasnetc_exit_claim[i] < 0) {
       first = i;
       break;
     }
@@ -169,55 +219,168 @@ static void gasnetc_release_receives(void) {
   m->nactive = 0;
 }
 
-/* Runs the protocol and finalizes MPI; returns so the caller picks how the
- * process ends. */
-static void gasnetc_exit_protocol(int code) {
+/* This node's claim: its code, marked when chosen in answer to another
+ * node's exit. */
+static int gasnetc_own_claim(int code) {
+  int answer = __atomic_load_n(&gasnetc_exit_noticed, __ATOMIC_ACQUIRE) ? GASNETC_EXIT_ANSWER : 0;
+  return (code & 0xff) | answer;
+}
+
+/* This thread is inside the conduit's lock: gasnet_exit was called from a
+ * signal handler (a client's SIGQUIT handler) that may have interrupted an
+ * MPI call, or a fatal error arose inside the conduit. MPI cannot be used
+ * now: end the process, and mpirun ends the others with this code. */
+static void gasnetc_exit_unsafe(int code) GASNETI_NORETURN;
+static void gasnetc_exit_unsafe(int code) {
+  fflush(NULL);
+  _exit(code);
+}
+
+/* Runs the protocol and finalizes MPI; returns the job's code so the
+ * caller picks how the process ends. */
+static int gasnetc_exit_protocol(int code) {
+  gasnetc_exit_state = GASNETC_EXIT_PROTOCOL;
+  gasneti_signals_exiting();
+  if (gasnetc_lock_depth > 0) gasnetc_exit_unsafe(code);
   fflush(NULL);
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (finalized) return; /* the client finalized MPI: nobody can be told */
-  if (gasnetc_mpi_broken || !gasnetc_exit_from) gasnetc_abort(code);
-  double timeout = gasneti_getenv_double("GASNET_EXITTIMEOUT", 10.0);
-  if (timeout < 0) timeout = 0;
+  if (finalized) return code; /* the client finalized MPI: nobody can be told */
+  if (gasnetc_mpi_broken || !gasnetc_exit_claim) gasnetc_abort(code);
+  double timeout = gasnetc_exit_timeout;
   gasnetc_watchdog_start(code, timeout);
   if (!gasnetc_lock_within(1.0)) gasnetc_abort(code);
-  MPI_Request *reqs = calloc(gasneti_nodes, sizeof(MPI_Request));
-  gasnetc_ctrl_t *msg = calloc(1, sizeof(gasnetc_ctrl_t));
-  if (!reqs || !msg) gasnetc_abort(code);
-  gasnetc_send_exit_notices(code, reqs, msg);
-  if (!gasnetc_wait_for_peers(reqs, gasnetc_now() + timeout)) {
+  int claim = gasnetc_own_claim(code);
+  gasnetc_exit_claim[gasneti_mynode] = (int16_t)claim;
+  gasnetc_send_exit_notices(claim, gasnetc_exit_reqs, &gasnetc_exit_msg);
+  if (!gasnetc_wait_for_peers(gasnetc_exit_reqs, gasnetc_now() + timeout)) {
     gasnetc_report_missing(timeout);
     gasnetc_abort(code);
   }
+  int job_code = gasnetc_exit_merged(code);
+  gasnetc_watchdog_code = job_code;
+  /* A crashed node never joins MPI_Finalize's fence, and processes caught
+   * in it when mpirun ends the job can hang mpirun itself (Open MPI 4.1):
+   * end without it; mpirun ends the job with the code. */
+  for (gasnet_node_t i = 0; i < gasneti_nodes; i++)
+    if (gasnetc_exit_claim[i] >= 0 && (gasnetc_exit_claim[i] & GASNETC_EXIT_CRASH)) {
+      fflush(NULL);
+      _exit(job_code);
+    }
   gasnetc_release_receives();
   MPI_Finalize();
   alarm(0);
+  return job_code;
+}
+
+static void gasnetc_exit_end(int code) GASNETI_NORETURN;
+static void gasnetc_exit_end(int code) {
+  int job_code = gasnetc_exit_protocol(code);
+  fflush(NULL);
+  _exit(job_code);
 }
 
 void gasnetc_exit(int exitcode) {
-  if (gasnetc_in_exit) gasnetc_abort(exitcode); /* failed inside the exit path */
-  gasnetc_in_exit = 1;
-  if (__atomic_exchange_n(&gasnetc_exiting, 1, __ATOMIC_ACQ_REL)) {
-    /* Another thread is ending the process: it will take this one along. */
-    for (;;) pause();
+  switch (gasnetc_exit_state) {
+    case GASNETC_EXIT_PROTOCOL: gasnetc_abort(exitcode); /* failed inside the exit path */
+    case GASNETC_EXIT_ANSWERING: break; /* the client's SIGQUIT handler chose the code */
+    default:
+      if (__atomic_exchange_n(&gasnetc_exiting, 1, __ATOMIC_ACQ_REL))
+        gasnetc_park(); /* another thread is ending the process: it takes this one along */
   }
-  gasnetc_exit_protocol(exitcode);
-  fflush(NULL);
-  _exit(exitcode);
+  gasnetc_exit_end(exitcode);
 }
 
 /* A node that returns from main or calls exit() has ended as if by
- * gasnet_exit(status): tell the others, then let exit() finish. */
+ * gasnet_exit(status): tell the others, then let exit() finish (with the
+ * job's code, should it differ from the status). */
 static void gasnetc_on_exit(int status, void *arg) {
   (void)arg;
+  if (gasnetc_exit_state == GASNETC_EXIT_PROTOCOL) return;
+  if (gasnetc_exit_state == GASNETC_EXIT_NONE &&
+      __atomic_exchange_n(&gasnetc_exiting, 1, __ATOMIC_ACQ_REL))
+    gasnetc_park();
+  int job_code = gasnetc_exit_protocol(status & 0xff);
+  if (job_code != (status & 0xff)) {
+    fflush(NULL);
+    _exit(job_code);
+  }
+}
+
+/* ------------------------------------------------------------ seeing a notice */
+/* Seconds of the grace left, counted from the first look. */
+static double gasnetc_grace_left(void) {
+  double now = gasnetc_now(), zero = 0;
+  __atomic_compare_exchange(&gasnetc_noticed_at, &zero, &now, 0, __ATOMIC_ACQ_REL,
+                            __ATOMIC_ACQUIRE);
+  double first;
+  __atomic_load(&gasnetc_noticed_at, &first, __ATOMIC_ACQUIRE);
+  return GASNETC_EXIT_GRACE - (now - first);
+}
+
+/* Wait (at most the rest of the grace) for this node's own exit to begin;
+ * true if it did. */
+static int gasnetc_await_own_exit(void) {
+  for (;;) {
+    if (__atomic_load_n(&gasnetc_exiting, __ATOMIC_ACQUIRE)) return 1;
+    if (gasnetc_grace_left() <= 0) return 0;
+    struct timespec ms = {0, 1000000};
+    nanosleep(&ms, NULL);
+  }
+}
+
+void gasnetc_exit_check(void) {
+  if (__builtin_expect(!__atomic_load_n(&gasnetc_exit_noticed, __ATOMIC_ACQUIRE), 1)) return;
+  if (gasnetc_exit_state != GASNETC_EXIT_NONE) return; /* this thread's exit path polls */
+  if (__atomic_load_n(&gasnetc_exiting, __ATOMIC_ACQUIRE)) gasnetc_park();
+  if (gasneti_barrier_pending() && gasnetc_grace_left() > 0) return; /* let it complete */
+  if (!gasneti_is_main_thread() && gasnetc_await_own_exit()) gasnetc_park();
+  if (__atomic_exchange_n(&gasnetc_exiting, 1, __ATOMIC_ACQ_REL)) gasnetc_park();
+  gasnetc_exit_state = GASNETC_EXIT_ANSWERING;
+  gasneti_remote_exit_sigquit();
+  gasnetc_exit_end(gasnetc_exit_noticed_code);
+}
+
+/* ------------------------------------------------------------ fatal signals */
+/* Best effort, from a signal handler in a process that may be corrupt: tell
+ * the others and give their SIGQUIT handlers a moment. The handler's alarm
+ * ends this if MPI hangs. */
+static void gasnetc_fatalsignal(int sig) {
   if (__atomic_exchange_n(&gasnetc_exiting, 1, __ATOMIC_ACQ_REL)) return;
-  gasnetc_in_exit = 1;
-  gasnetc_exit_protocol(status & 0xff);
+  gasnetc_exit_state = GASNETC_EXIT_PROTOCOL;
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized || gasnetc_mpi_broken || !gasnetc_exit_claim) return;
+  if (gasnetc_lock_depth > 0 || !gasnetc_lock_within(0.5)) return; /* crashed inside MPI? */
+  int claim = gasnetc_own_claim(128 + sig) | GASNETC_EXIT_CRASH;
+  gasnetc_exit_claim[gasneti_mynode] = (int16_t)claim;
+  gasnetc_send_exit_notices(claim, gasnetc_exit_reqs, &gasnetc_exit_msg);
+  gasnetc_wait_for_peers(gasnetc_exit_reqs, gasnetc_now() + GASNETC_FATAL_WAIT);
+}
+
+/* ------------------------------------------------------------ other signals */
+/* SIGINT & co. that arrive inside the conduit's lock wait for the lock's
+ * release (gasnetc_lock_left), where MPI may be called again. */
+static int gasnetc_signal_defer(int sig) {
+  if (gasnetc_lock_depth == 0) return 0;
+  __atomic_store_n(&gasnetc_signal_pending, sig, __ATOMIC_RELEASE);
+  return 1;
+}
+
+void gasnetc_signal_deliver(void) {
+  int sig = __atomic_exchange_n(&gasnetc_signal_pending, 0, __ATOMIC_ACQ_REL);
+  if (sig) raise(sig);
 }
 
 void gasnetc_exit_register(void) {
-  gasnetc_exit_from = calloc(gasneti_nodes, 1);
-  if (!gasnetc_exit_from) gasneti_fatalerror("gasnet_init: out of memory");
+  gasnetc_exit_claim = malloc(gasneti_nodes * sizeof(int16_t));
+  gasnetc_exit_reqs = calloc(gasneti_nodes, sizeof(MPI_Request));
+  if (!gasnetc_exit_claim || !gasnetc_exit_reqs) gasneti_fatalerror("gasnet_init: out of memory");
+  gasnetc_exit_timeout = gasneti_getenv_double("GASNET_EXITTIMEOUT", 10.0);
+  if (gasnetc_exit_timeout < 0) gasnetc_exit_timeout = 0;
+  for (gasnet_node_t i = 0; i < gasneti_nodes; i++) gasnetc_exit_claim[i] = -1;
+  gasneti_fatalsignal_hook = gasnetc_fatalsignal;
+  gasneti_signal_defer_hook = gasnetc_signal_defer;
   if (on_exit(gasnetc_on_exit, NULL))
     gasneti_fatalerror("gasnet_init: failed to register the exit handler (on_exit)");
 }

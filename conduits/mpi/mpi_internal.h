@@ -160,18 +160,38 @@ static inline gasnetc_hdr_t *gasnetc_slot_buf(unsigned s) {
 /* ------------------------------------------------------------ locking
  * In PAR every MPI call and all conduit state are under one lock (so MPI
  * needs only MPI_THREAD_SERIALIZED for our own calls); handlers run
- * without it. In SEQ these do nothing. */
+ * without it. In SEQ the lock itself is nothing. In both, each thread
+ * counts how deep it is inside the lock: a signal that arrives there may
+ * have interrupted an MPI call, which must not be re-entered (Open MPI's
+ * progress refuses it), so mpi_exit.c holds the signal until the count
+ * drops back to 0 (gasnetc_signal_deliver). */
+extern GASNETI_THREAD_LOCAL volatile int gasnetc_lock_depth;
+extern volatile int gasnetc_signal_pending; /* a signal held back; mpi_exit.c */
+extern void gasnetc_signal_deliver(void);
+static inline void gasnetc_lock_left(void) {
+  if (--gasnetc_lock_depth == 0 && __builtin_expect(gasnetc_signal_pending != 0, 0))
+    gasnetc_signal_deliver();
+}
 #ifdef GASNETI_THREADS
 extern pthread_mutex_t gasnetc_mpi_lock;
 extern int gasnetc_lock_waiters; /* atomic: threads blocked in gasnetc_lock */
 static inline void gasnetc_lock(void) {
-  if (pthread_mutex_trylock(&gasnetc_mpi_lock) == 0) return;
-  __atomic_fetch_add(&gasnetc_lock_waiters, 1, __ATOMIC_ACQ_REL);
-  pthread_mutex_lock(&gasnetc_mpi_lock);
-  __atomic_fetch_sub(&gasnetc_lock_waiters, 1, __ATOMIC_ACQ_REL);
+  if (pthread_mutex_trylock(&gasnetc_mpi_lock) != 0) {
+    __atomic_fetch_add(&gasnetc_lock_waiters, 1, __ATOMIC_ACQ_REL);
+    pthread_mutex_lock(&gasnetc_mpi_lock);
+    __atomic_fetch_sub(&gasnetc_lock_waiters, 1, __ATOMIC_ACQ_REL);
+  }
+  gasnetc_lock_depth++;
 }
-static inline void gasnetc_unlock(void) { pthread_mutex_unlock(&gasnetc_mpi_lock); }
-static inline int gasnetc_trylock(void) { return pthread_mutex_trylock(&gasnetc_mpi_lock) == 0; }
+static inline void gasnetc_unlock(void) {
+  pthread_mutex_unlock(&gasnetc_mpi_lock);
+  gasnetc_lock_left();
+}
+static inline int gasnetc_trylock(void) {
+  if (pthread_mutex_trylock(&gasnetc_mpi_lock) != 0) return 0;
+  gasnetc_lock_depth++;
+  return 1;
+}
 /* A poller gives way to threads waiting for the lock to send or deliver:
  * a client thread that polls in a tight loop would otherwise win the
  * (unfair) mutex again and again and starve them. */
@@ -179,10 +199,13 @@ static inline int gasnetc_poll_trylock(void) {
   return !__atomic_load_n(&gasnetc_lock_waiters, __ATOMIC_ACQUIRE) && gasnetc_trylock();
 }
 #else
-static inline void gasnetc_lock(void) {}
-static inline void gasnetc_unlock(void) {}
-static inline int gasnetc_trylock(void) { return 1; }
-static inline int gasnetc_poll_trylock(void) { return 1; }
+static inline void gasnetc_lock(void) { gasnetc_lock_depth++; }
+static inline void gasnetc_unlock(void) { gasnetc_lock_left(); }
+static inline int gasnetc_trylock(void) {
+  gasnetc_lock_depth++;
+  return 1;
+}
+static inline int gasnetc_poll_trylock(void) { return gasnetc_trylock(); }
 #endif
 
 /* ------------------------------------------------------------ errors */

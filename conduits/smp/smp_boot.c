@@ -133,6 +133,7 @@ int gasnetc_init(int *argc, char ***argv) {
   gasneti_mynode = 0;
   if (nodes > 1) gasnetc_smp_fork_nodes(nodes);
   else gasnetc_smp_control->node[0].pid = (int32_t)getpid();
+  gasnetc_smp_exit_init();
   gasnetc_smp_extended_init();
   return GASNET_OK;
 }

@@ -1,12 +1,43 @@
-/* smp_exit.c: ending the job. The first node to call gasnet_exit (or the
- * supervisor, when a node dies) fixes the job's exit code in shared memory
- * (a later non-zero code replaces a zero one);
- * every other node ends at its next poll with that code, and the supervisor
- * removes those that do not poll within GASNET_EXITTIMEOUT seconds. */
+/* smp_exit.c: ending the job.
+ *
+ * The job's exit code lives in shared memory. The first node to end decides
+ * it (gasnet_exit, a return from main or exit(), a fatal signal), or the
+ * supervisor when a node is killed; a later non-zero code replaces a zero
+ * one. Every node checks the exit flag when it polls. A node that finds the
+ * job ending:
+ *  - lets its own exit path finish if it is in one (a thread of it called
+ *    gasnet_exit or exit()): output flushed, atexit handlers run;
+ *  - otherwise raises SIGQUIT if the client has a handler for it (which may
+ *    call gasnet_exit), then ends with the job's code.
+ * In a collective exit a node may find the job ending before it has left
+ * the final barrier (its peers have), or on a polling thread while its
+ * main thread is between that barrier and the end of main. So for up to
+ * GASNETC_SMP_EXIT_GRACE after the node first finds the job ending, a poll
+ * inside a barrier returns as usual (the barrier completes), and a thread
+ * other than the main one waits for the node's own exit to begin; the main
+ * thread polling outside a barrier acts at once, so a node blocked in a
+ * wait that will never end goes at once.
+ *
+ * A node that does not poll within GASNET_EXITTIMEOUT is sent
+ * GASNETC_SMP_REMOTEEXIT_SIGNAL by the supervisor (as GASNet's smp conduit
+ * does); its handler does what a poll would, from wherever the node was. */
+#define _GNU_SOURCE
 #include "smp_internal.h"
 
+#include <signal.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+/* How long a non-main thread that finds the job ending waits for this
+ * node's own exit to begin, and a poll inside a barrier lets the barrier
+ * finish. */
+#define GASNETC_SMP_EXIT_GRACE 1.0
+
+static int gasnetc_smp_exiting;                      /* atomic: this node is ending */
+static GASNETI_THREAD_LOCAL int gasnetc_smp_in_exit; /* this thread ends it */
+static int64_t gasnetc_smp_noticed_ns;               /* atomic: when the job's end was seen */
 
 int gasnetc_smp_claim_exit(int code) {
   gasnetc_smp_control_t *ctl = gasnetc_smp_control;
@@ -30,16 +61,123 @@ int gasnetc_smp_claim_exit(int code) {
   return __atomic_load_n(&ctl->exit_code, __ATOMIC_ACQUIRE);
 }
 
-static void gasnetc_smp_exit_now(int code) GASNETI_NORETURN;
-static void gasnetc_smp_exit_now(int code) {
+int gasnetc_smp_job_code(int fallback) {
+  if (__atomic_load_n(&gasnetc_smp_control->exit_flag, __ATOMIC_ACQUIRE) == 0) return fallback;
+  return gasnetc_smp_claim_exit(0);
+}
+
+static void gasnetc_smp_end_now(int code) GASNETI_NORETURN;
+static void gasnetc_smp_end_now(int code) {
   fflush(NULL);
   _exit(code);
+}
+
+/* Another thread of this node is ending it: wait to be ended with it. */
+static void gasnetc_smp_park(void) GASNETI_NORETURN;
+static void gasnetc_smp_park(void) {
+  for (;;) pause();
+}
+
+static int gasnetc_smp_own_exit(void) {
+  return __atomic_load_n(&gasnetc_smp_exiting, __ATOMIC_ACQUIRE);
+}
+
+static int64_t gasnetc_smp_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* How much of the grace is left (ns), counted from the first look. */
+static int64_t gasnetc_smp_grace_left(void) {
+  int64_t now = gasnetc_smp_now_ns(), zero = 0;
+  __atomic_compare_exchange_n(&gasnetc_smp_noticed_ns, &zero, now, 0, __ATOMIC_ACQ_REL,
+                              __ATOMIC_ACQUIRE);
+  int64_t since = now - __atomic_load_n(&gasnetc_smp_noticed_ns, __ATOMIC_ACQUIRE);
+  return (int64_t)(GASNETC_SMP_EXIT_GRACE * 1e9) - since;
+}
+
+/* Wait (at most the rest of the grace) for this node's own exit to begin;
+ * true if it did. */
+static int gasnetc_smp_await_own_exit(void) {
+  const struct timespec nap = {0, 1000000}; /* 1 ms */
+  for (;;) {
+    if (gasnetc_smp_own_exit()) return 1;
+    if (gasnetc_smp_grace_left() <= 0) return 0;
+    nanosleep(&nap, NULL);
+  }
+}
+
+/* The slow path of gasnetc_smp_check_exit: the job is ending. */
+static void gasnetc_smp_job_ending(void) {
+  if (gasnetc_smp_in_exit) return; /* this thread's exit path polls: let it */
+  if (gasnetc_smp_own_exit()) gasnetc_smp_park();
+  if (gasneti_barrier_pending() && gasnetc_smp_grace_left() > 0) return;
+  if (!gasneti_is_main_thread() && gasnetc_smp_await_own_exit()) gasnetc_smp_park();
+  if (__atomic_exchange_n(&gasnetc_smp_exiting, 1, __ATOMIC_ACQ_REL)) gasnetc_smp_park();
+  gasnetc_smp_in_exit = 1;
+  gasneti_remote_exit_sigquit();
+  gasneti_signals_exiting();
+  gasnetc_smp_end_now(gasnetc_smp_job_code(0));
 }
 
 void gasnetc_smp_check_exit(void) {
   if (__builtin_expect(__atomic_load_n(&gasnetc_smp_control->exit_flag, __ATOMIC_ACQUIRE) == 0, 1))
     return;
-  gasnetc_smp_exit_now(gasnetc_smp_claim_exit(0));
+  gasnetc_smp_job_ending();
 }
 
-void gasnetc_exit(int exitcode) { gasnetc_smp_exit_now(gasnetc_smp_claim_exit(exitcode)); }
+/* The supervisor's signal to a node that has not noticed the job ending. */
+static void gasnetc_smp_remote_exit_signal(int sig) {
+  (void)sig;
+  if (gasnetc_smp_in_exit || gasnetc_smp_own_exit()) return; /* ending already */
+  if (__atomic_exchange_n(&gasnetc_smp_exiting, 1, __ATOMIC_ACQ_REL)) return;
+  gasnetc_smp_in_exit = 1;
+  gasneti_remote_exit_sigquit();
+  gasneti_signals_exiting();
+  gasnetc_smp_end_now(gasnetc_smp_job_code(0));
+}
+
+void gasnetc_exit(int exitcode) {
+  /* The thread ending this node may call gasnet_exit again (a SIGQUIT
+   * handler, an atexit handler): it ends the node now. Any other thread
+   * waits for that one. */
+  if (!gasnetc_smp_in_exit && __atomic_exchange_n(&gasnetc_smp_exiting, 1, __ATOMIC_ACQ_REL))
+    gasnetc_smp_park();
+  gasnetc_smp_in_exit = 1;
+  gasneti_signals_exiting();
+  gasnetc_smp_end_now(gasnetc_smp_claim_exit(exitcode));
+}
+
+/* A return from main or exit(code) counts as gasnet_exit(code), except that
+ * exit() goes on to run the remaining atexit handlers and flush stdio. */
+static void gasnetc_smp_on_exit(int status, void *arg) {
+  (void)arg;
+  if (!gasnetc_smp_in_exit && __atomic_exchange_n(&gasnetc_smp_exiting, 1, __ATOMIC_ACQ_REL))
+    gasnetc_smp_park();
+  gasnetc_smp_in_exit = 1;
+  gasneti_signals_exiting();
+  gasnetc_smp_claim_exit(status & 0xff);
+}
+
+/* A node that caught a fatal signal decides the job's code before it dies,
+ * so the others hear of it at once. */
+static void gasnetc_smp_fatalsignal(int sig) {
+  __atomic_store_n(&gasnetc_smp_exiting, 1, __ATOMIC_RELEASE);
+  gasnetc_smp_claim_exit(128 + sig);
+}
+
+void gasnetc_smp_exit_init(void) {
+  gasneti_fatalsignal_hook = gasnetc_smp_fatalsignal;
+  struct sigaction cur;
+  if (sigaction(GASNETC_SMP_REMOTEEXIT_SIGNAL, NULL, &cur) == 0 && cur.sa_handler == SIG_DFL) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = gasnetc_smp_remote_exit_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(GASNETC_SMP_REMOTEEXIT_SIGNAL, &sa, NULL);
+  }
+  if (on_exit(gasnetc_smp_on_exit, NULL))
+    gasneti_fatalerror("gasnet_init: failed to register the exit handler (on_exit)");
+}

@@ -101,9 +101,21 @@ extern void gasnetc_smp_boot_barrier(void);
 extern void gasnetc_smp_extended_init(void);
 
 /* exit.c */
-/* Set the job's exit code unless one is set already; returns the code in force. */
+/* Set the job's exit code unless one is set already (a non-zero code
+ * replaces a zero one); returns the code in force. */
 extern int gasnetc_smp_claim_exit(int code);
+/* The job's exit code, or fallback while none is set. */
+extern int gasnetc_smp_job_code(int fallback);
+/* Called by every poll: ends this node (or lets its own exit path finish)
+ * once the job is ending. */
 extern void gasnetc_smp_check_exit(void);
+/* Each node, in gasnet_init: the on_exit handler, the fatal-signal hook
+ * and the handler of the signal below. */
+extern void gasnetc_smp_exit_init(void);
+/* What the supervisor sends a node that has not noticed, GASNET_EXITTIMEOUT
+ * seconds after the job began to end (GASNet's choice: clients rarely use it,
+ * and its default action is to ignore it). */
+#define GASNETC_SMP_REMOTEEXIT_SIGNAL SIGURG
 
 /* supervisor.c: never returns; ends the process with the job's exit code. */
 #include <signal.h>

@@ -1,10 +1,15 @@
 /* smp_supervisor.c: the process that started the job watches its nodes and
  * ends with the job's exit code. It runs no client code. It
  *  - turns the first node that ends (gasnet_exit, exit() or return from
- *    main) into the job's exit code, and gives the others
- *    GASNET_EXITTIMEOUT seconds to notice before terminating them;
- *  - on a node killed by a signal, or on SIGINT/SIGTERM/SIGHUP/SIGQUIT sent
- *    to the job, terminates every node at once (SIGKILL after a second);
+ *    main, or death by a signal: 128 + the signal) into the job's exit
+ *    code; the other nodes notice at their next poll (their SIGQUIT
+ *    handlers run), and those still running GASNET_EXITTIMEOUT seconds
+ *    later are sent GASNETC_SMP_REMOTEEXIT_SIGNAL (which does the same
+ *    from wherever they are), then SIGKILL;
+ *  - passes SIGINT/SIGTERM/SIGHUP/SIGQUIT sent to the job on to every node
+ *    (each turns it into SIGQUIT, so a client handler may pick the job's
+ *    code), and kills the nodes still running two seconds later; the job's
+ *    code is then 128 + the signal unless a node decided another;
  *  - exits only when every node is gone, so nothing outlives the job. */
 #define _GNU_SOURCE
 #include "smp_internal.h"
@@ -17,8 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
-/* How long terminated nodes get before SIGKILL. */
-#define GASNETC_SMP_KILL_GRACE 1.0
+/* How long signalled nodes get to end before SIGKILL. */
+#define GASNETC_SMP_KILL_GRACE 2.0
 /* How long the other nodes get to notice that the job is ending. Nodes that
  * poll notice at once; this only bounds nodes busy outside the library. */
 #define GASNETC_SMP_EXIT_TIMEOUT 3.0
@@ -26,7 +31,7 @@
 typedef enum {
   SUPERVISE_RUNNING,  /* every node is working */
   SUPERVISE_DRAINING, /* the job is ending; nodes are expected to exit */
-  SUPERVISE_TERMINATED, /* SIGTERM (or a forwarded signal) sent */
+  SUPERVISE_TERMINATED, /* the remote-exit signal (or a forwarded one) sent */
   SUPERVISE_KILLED    /* SIGKILL sent */
 } gasnetc_supervise_state_t;
 
@@ -37,6 +42,7 @@ typedef struct {
   gasnetc_supervise_state_t state;
   double deadline;
   double exit_timeout;
+  int fallback_code; /* the job's code if no node decides one */
 } gasnetc_supervisor_t;
 
 static double gasnetc_now(void) {
@@ -78,11 +84,11 @@ static void gasnetc_node_ended(gasnetc_supervisor_t *sv, unsigned node, int stat
   }
   if (!WIFSIGNALED(status) || sv->state >= SUPERVISE_TERMINATED) return;
   int sig = WTERMSIG(status);
-  int code = gasnetc_smp_claim_exit(128 + sig);
-  fprintf(stderr, "*** gasnet: node %u was killed by signal %d (%s); ending the job (exit code %d)\n",
-          node, sig, strsignal(sig), code);
+  gasnetc_smp_claim_exit(128 + sig);
+  fprintf(stderr, "*** gasnet: node %u was killed by signal %d (%s); ending the job\n", node, sig,
+          strsignal(sig));
   fflush(stderr);
-  gasnetc_terminate(sv, SIGTERM);
+  gasnetc_start_draining(sv);
 }
 
 static void gasnetc_reap(gasnetc_supervisor_t *sv) {
@@ -96,7 +102,7 @@ static void gasnetc_reap(gasnetc_supervisor_t *sv) {
 
 static void gasnetc_on_deadline(gasnetc_supervisor_t *sv) {
   if (sv->state == SUPERVISE_DRAINING) {
-    gasnetc_terminate(sv, SIGTERM);
+    gasnetc_terminate(sv, GASNETC_SMP_REMOTEEXIT_SIGNAL);
   } else if (sv->state == SUPERVISE_TERMINATED) {
     gasnetc_signal_all(sv, SIGKILL);
     sv->state = SUPERVISE_KILLED;
@@ -109,8 +115,9 @@ static void gasnetc_on_signal(gasnetc_supervisor_t *sv, int sig) {
     gasnetc_reap(sv);
     return;
   }
-  gasnetc_smp_claim_exit(128 + sig);
-  if (sv->state < SUPERVISE_TERMINATED) gasnetc_terminate(sv, sig);
+  if (sv->state >= SUPERVISE_TERMINATED) return;
+  sv->fallback_code = 128 + sig;
+  gasnetc_terminate(sv, sig);
 }
 
 /* The signals the supervisor acts on. A signal ignored when the job was
@@ -129,10 +136,10 @@ void gasnetc_supervisor_signals(sigset_t *set) {
 
 void gasnetc_smp_supervise(pid_t *pids, unsigned nodes, const void *saved_sigmask) {
   (void)saved_sigmask;
-  gasnetc_supervisor_t sv = {pids, nodes, 0, SUPERVISE_RUNNING, 0, 0};
+  gasnetc_supervisor_t sv = {pids, nodes, 0, SUPERVISE_RUNNING, 0, 0, 0};
   for (unsigned i = 0; i < nodes; i++) sv.alive += pids[i] > 0;
   sv.exit_timeout = gasneti_getenv_double("GASNET_EXITTIMEOUT", GASNETC_SMP_EXIT_TIMEOUT);
-  if (sv.alive < nodes) gasnetc_terminate(&sv, SIGTERM); /* a fork failed */
+  if (sv.alive < nodes) gasnetc_terminate(&sv, SIGKILL); /* a fork failed */
   sigset_t watched;
   gasnetc_supervisor_signals(&watched);
   gasnetc_reap(&sv);
@@ -148,5 +155,5 @@ void gasnetc_smp_supervise(pid_t *pids, unsigned nodes, const void *saved_sigmas
       gasnetc_on_deadline(&sv);
   }
   fflush(NULL);
-  _exit(gasnetc_smp_claim_exit(0) & 0xff);
+  _exit(gasnetc_smp_job_code(sv.fallback_code) & 0xff);
 }

@@ -101,5 +101,8 @@ void gasnett_fatalerror(const char *msg, ...) {
   fprintf(stderr, "*** FATAL ERROR: %s\n", text);
   fflush(stderr);
   gasnett_print_backtrace_ifenabled(STDERR_FILENO);
+  /* Reported already: a GASNet node's SIGABRT handler must not report it
+   * again as a fatal signal. */
+  signal(SIGABRT, SIG_DFL);
   abort();
 }

@@ -3,31 +3,51 @@
 # signal it from outside once every node is waiting, and check that the whole
 # job goes away.
 #
-# Usage: interrupt.sh BUILDDIR NODELIST SIGNAL TARGET
+# Usage: interrupt.sh BUILDDIR NODELIST SIGNAL TARGET [OPTION=VALUE...]
 #
 #   SIGNAL  a signal name for kill -s: INT, TERM, KILL, ...
 #   TARGET  launcher:   the launcher process only
 #           group:      the launcher's whole process group (what ^C does)
 #           supervisor: the parent of the nodes (skipped at 1 node)
 #           node:       node 1 (node 0 at 1 node), as if it crashed
+#   HANDLER=CODE  every node installs a SIGQUIT handler that prints
+#                 "QUIT node=I" and calls gasnet_exit(CODE) (testexit -q)
+#   EXPECT=CODE   the job's exit code (default: any non-zero one)
+#   QUIT=all      every node printed its QUIT line (its handler ran)
+#   CAUGHT=yes    the signalled node printed "*** Caught a signal:
+#                 SIGxxx(n) on node I/N" (TARGET node)
 #
 # Checks, per node count: the job (launcher) ends within 5 s of the signal
-# with a non-zero status, no testexit process is left, and no gasnet file
-# appeared in /dev/shm or /tmp.
+# with the expected status, what the options ask for, no testexit process
+# is left, and no gasnet file appeared in /dev/shm or /tmp.
 set -eu
 
-if [ $# -ne 4 ]; then
-  echo "usage: $0 BUILDDIR NODELIST SIGNAL TARGET" >&2
+if [ $# -lt 4 ]; then
+  echo "usage: $0 BUILDDIR NODELIST SIGNAL TARGET [OPTION=VALUE...]" >&2
   exit 2
 fi
 BUILDDIR=$(cd "$1" && pwd)
 NODELIST=$2
 SIG=$3
 TARGET=$4
+shift 4
 case $TARGET in
   launcher | group | supervisor | node) ;;
   *) echo "interrupt.sh: unknown TARGET '$TARGET'" >&2; exit 2 ;;
 esac
+HANDLER=""
+EXPECT='!0'
+QUIT=""
+CAUGHT=""
+for opt in "$@"; do
+  case $opt in
+    HANDLER=*) HANDLER=${opt#HANDLER=} ;;
+    EXPECT=*) EXPECT=${opt#EXPECT=} ;;
+    QUIT=all) QUIT=all ;;
+    CAUGHT=yes) CAUGHT=yes ;;
+    *) echo "interrupt.sh: unknown option '$opt'" >&2; exit 2 ;;
+  esac
+done
 # shellcheck source=lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
 setup_paths
@@ -39,7 +59,8 @@ START_LIMIT_MS=30000 # how long N nodes may take to start (oversubscribed)
 running() {
   st=$(ps -o stat= -p "$1" 2>/dev/null || true)
   case $st in
-    "" | Z*) return 1 ;;
+    Z*) return 1 ;;
+    "") kill -0 "$1" 2>/dev/null ;; # ps can miss a process in the middle of exec
     *) return 0 ;;
   esac
 }
@@ -90,7 +111,7 @@ run_one() { # $1 = node count
   n=$1
   out=$WORK/out.$n
   err=$WORK/err.$n
-  label="$SIG to $TARGET n=$n"
+  label="$SIG to $TARGET${HANDLER:+ (SIGQUIT handler)} n=$n"
   if [ "$TARGET" = supervisor ] && [ "$n" -lt 2 ]; then
     echo "SKIP $label (one node has no supervisor)"
     return 0
@@ -98,8 +119,10 @@ run_one() { # $1 = node count
   snapshot_files
   group_opt=""
   [ "$TARGET" = group ] && group_opt=-g
-  # shellcheck disable=SC2086 # group_opt is empty or one word
-  "$SIGDFL" $group_opt "$LAUNCHER" -n "$n" "$PROG" hang >"$out" 2>"$err" &
+  quit_opt=""
+  [ -n "$HANDLER" ] && quit_opt="-q $HANDLER"
+  # shellcheck disable=SC2086 # group_opt and quit_opt are empty or words
+  "$SIGDFL" $group_opt "$LAUNCHER" -n "$n" "$PROG" $quit_opt hang >"$out" 2>"$err" &
   job=$!
   ok=0
   detail=""
@@ -126,8 +149,20 @@ run_one() { # $1 = node count
   rc=0
   wait "$job" || rc=$?
   detail="rc=$rc, $detail"
-  if [ "$rc" -eq 0 ]; then
-    detail="$detail (expected non-zero)"
+  if ! rc_matches "$rc" "$EXPECT"; then
+    detail="$detail (expected $EXPECT)"
+    ok=1
+  fi
+  if [ "$QUIT" = all ]; then
+    quits=$(grep -c '^QUIT node=' "$out" || true)
+    if [ "$quits" -ne "$n" ]; then
+      detail="$detail, $quits of $n QUIT lines"
+      ok=1
+    fi
+  fi
+  if [ -n "$CAUGHT" ] &&
+    ! grep -q "^\*\*\* Caught a signal: SIG$SIG([0-9]*) on node [0-9]*/$n\$" "$err"; then
+    detail="$detail, no '*** Caught a signal: SIG$SIG' line"
     ok=1
   fi
   if ! check_leaks; then

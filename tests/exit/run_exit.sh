@@ -8,16 +8,25 @@
 #   EXPECT    the job's exit code: a number or !0
 #   MAXSEC    the longest the job may take to end after testexit's EVENT line
 #             (the moment the exit or fault happened), in seconds
-#   VAR=VALUE environment for the job (e.g. GASNET_EXITTIMEOUT=2); the
-#             pseudo-assignment LAUNCH=self runs testexit without the launcher,
-#             with GASNET_PSHM_NODES set to the node count (self-launch)
+#   VAR=VALUE environment for the job (e.g. GASNET_EXITTIMEOUT=2), or one of
+#             these pseudo-assignments:
+#               LAUNCH=self   run testexit without the launcher, with
+#                             GASNET_PSHM_NODES set to the node count
+#               QUIT=all|others  this many nodes print "QUIT node=I" (their
+#                             SIGQUIT handler ran: testexit -q): every node,
+#                             or all but one
+#               FATAL=SIGSEGV(11)  stderr has "*** Caught a fatal signal:
+#                             SIGSEGV(11) on node I/N"
+#               BACKTRACE=yes stderr has a backtrace ("Backtrace of ...")
+#               MIN_NODES=K   skip node counts below K (GASNET_TEST_NODES
+#                             may ask for any)
 #   MODE ARGS passed to testexit (see tests/exit/testexit.c); the word {N}
 #             is replaced by the node count
 #
 # Checks, per node count: the exit code, that every node started (READY
-# lines), that the job ended within MAXSEC of the event, that no testexit
-# process survives the job and that no gasnet file appeared in /dev/shm or
-# /tmp.
+# lines), that the job ended within MAXSEC of the event, what the
+# pseudo-assignments ask for, that no testexit process survives the job
+# and that no gasnet file appeared in /dev/shm or /tmp.
 set -eu
 
 if [ $# -lt 5 ]; then
@@ -36,10 +45,19 @@ setup_paths
 # Environment assignments come first; what follows is testexit's command line.
 ENVS=""
 SELF=0
+QUIT=""
+FATAL=""
+BACKTRACE=""
+MIN_NODES=1
 while [ $# -gt 0 ]; do
   case $1 in
     LAUNCH=self) SELF=1; shift ;;
     LAUNCH=*) echo "run_exit.sh: unknown $1" >&2; exit 2 ;;
+    QUIT=all | QUIT=others) QUIT=${1#QUIT=}; shift ;;
+    QUIT=*) echo "run_exit.sh: unknown $1" >&2; exit 2 ;;
+    FATAL=*) FATAL=${1#FATAL=}; shift ;;
+    BACKTRACE=yes) BACKTRACE=yes; shift ;;
+    MIN_NODES=*) MIN_NODES=${1#MIN_NODES=}; shift ;;
     *=*) ENVS="$ENVS $1"; shift ;;
     *) break ;;
   esac
@@ -50,6 +68,28 @@ LABEL="$*"
 # The job must end on its own well before testexit's own 30 s give-up time;
 # this limit only keeps a broken library from hanging the script.
 JOB_LIMIT=45
+
+# What QUIT=, FATAL= and BACKTRACE= ask of a job of $1 nodes (stdout $2,
+# stderr $3); prints what is missing and returns 1 if anything is.
+check_extras() {
+  missing=""
+  if [ -n "$QUIT" ]; then
+    want=$1
+    [ "$QUIT" = others ] && want=$(($1 - 1))
+    got=$(grep -c '^QUIT node=' "$2" || true)
+    [ "$got" -eq "$want" ] || missing="$missing $got of $want QUIT lines;"
+  fi
+  if [ -n "$FATAL" ] &&
+    ! grep -F "*** Caught a fatal signal: $FATAL on node " "$3" | grep -q "/$1\$"; then
+    missing="$missing no '*** Caught a fatal signal: $FATAL on node i/$1' line;"
+  fi
+  if [ -n "$BACKTRACE" ] && ! grep -q '^Backtrace of ' "$3"; then
+    missing="$missing no backtrace;"
+  fi
+  [ -z "$missing" ] && return 0
+  echo "$missing" | sed 's/^ //; s/;$//'
+  return 1
+}
 
 run_one() { # $1 = node count; the rest = testexit arguments
   n=$1
@@ -96,6 +136,10 @@ run_one() { # $1 = node count; the rest = testexit arguments
   else
     detail="$detail, took $(fmt_ms $((end - start)))"
   fi
+  if ! extra=$(check_extras "$n" "$out" "$err"); then
+    detail="$detail, $extra"
+    ok=1
+  fi
   if ! check_leaks; then
     detail="$detail, leaked"
     ok=1
@@ -105,6 +149,10 @@ run_one() { # $1 = node count; the rest = testexit arguments
 }
 
 for n in $(node_list "$NODELIST"); do
+  if [ "$n" -lt "$MIN_NODES" ]; then
+    echo "SKIP $LABEL n=$n (needs $MIN_NODES nodes)"
+    continue
+  fi
   run_one "$n" "$@"
 done
 finish

@@ -1,18 +1,35 @@
 /* testexit: one GASNet job per exit or fault scenario.
  *
- * Usage: testexit MODE [ARGS]   (WHO is a node number taken modulo the
- * node count, or "last" for node N-1, so one command works at every count)
+ * Usage: testexit [-q CODE] MODE [ARGS]   (WHO is a node number taken modulo
+ * the node count, or "last" for node N-1, so one command works at every
+ * count)
+ *
+ *   -q CODE               every node installs a SIGQUIT handler (after
+ *                         gasnet_init) that prints "QUIT node=I" and calls
+ *                         gasnet_exit(CODE)
  *
  *   normal [NODES]        every node pings every node, meets in a barrier and
  *                         calls gasnet_exit(0); NODES: expected gasnet_nodes()
  *   exit CODE WHO block   WHO calls gasnet_exit(CODE) while the others sit in
  *                         a GASNET_BLOCKUNTIL whose condition never comes true
  *   exit CODE WHO compute the same, the others in a loop that never polls
+ *   exit CODE WHO barrier the same, the others in a gasnet_barrier that WHO
+ *                         never joins
  *   libcexit CODE WHO     WHO calls exit(CODE) (no gasnet_exit), others block
  *   return CODE [WHO]     WHO returns CODE from main, others block; without
  *                         WHO every node returns CODE after a barrier
  *   segv WHO | abort WHO  WHO dies of SIGSEGV / abort() while others block
  *   hang                  every node blocks until the job is killed
+ *   preattach CODE WHO    WHO calls gasnet_exit(CODE) before gasnet_attach,
+ *                         while the others are inside gasnet_attach (READY
+ *                         lines are printed before attach in this mode)
+ *   flush return|exit     (PAR build) a second thread of every node calls
+ *                         gasnet_AMPoll in a loop; every node registers an
+ *                         atexit handler printing "ATEXIT node=I", meets the
+ *                         others in a barrier, prints "LINE node=I" (odd
+ *                         nodes a few ms later) and returns 0 from main or
+ *                         calls gasnet_exit(0): a collective exit in which
+ *                         no line may be lost
  *
  * Every node prints "READY node=I nodes=N pid=P ppid=Q" once attached, and a
  * node about to cause the scenario's event prints "EVENT node=I ms=T" (T in
@@ -23,6 +40,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <gasnet.h>
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +50,8 @@
 #include <unistd.h>
 
 enum { DEADLINE_S = 30, EXIT_GAVE_UP = 97, EXIT_USAGE = 96, EXIT_FAILED = 95 };
+
+static int quit_code = -1; /* -q CODE */
 
 enum {
   H_NOTIFY = 128, /* a node tells WHO it is about to wait */
@@ -159,12 +179,22 @@ static void wait_for_others(void) {
   nanosleep(&settle, NULL);
 }
 
-static void others_wait(gasnet_node_t who, int compute) {
+/* How the other nodes wait for WHO's event. */
+enum { WAIT_BLOCK, WAIT_COMPUTE, WAIT_BARRIER };
+
+static void others_wait(gasnet_node_t who, int how) {
   CHECK(gasnet_AMRequestShort0(who, H_NOTIFY));
-  if (compute)
-    compute_forever();
-  else
-    block_forever();
+  if (how == WAIT_COMPUTE) compute_forever();
+  if (how == WAIT_BARRIER) {
+    gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
+    int rc;
+    GASNET_BLOCKUNTIL((rc = gasnet_barrier_try(0, GASNET_BARRIERFLAG_ANONYMOUS)) !=
+                          GASNET_ERR_NOT_READY || gave_up());
+    fprintf(stderr, "testexit: node %u finished a barrier without node %u (%s)\n",
+            (unsigned)gasnet_mynode(), (unsigned)who, gasnet_ErrorName(rc));
+    gasnet_exit(EXIT_FAILED);
+  }
+  block_forever();
 }
 
 /* A crash must not leave a core file in the test directory. */
@@ -176,8 +206,9 @@ static void no_core_files(void) {
 /* ------------------------------------------------------------ argument parsing */
 static void usage(const char *why) {
   fprintf(stderr,
-          "testexit: %s\nusage: testexit normal [NODES] | exit CODE WHO block|compute |\n"
-          "  libcexit CODE WHO | return CODE [WHO] | segv WHO | abort WHO | hang\n",
+          "testexit: %s\nusage: testexit [-q CODE] normal [NODES] | exit CODE WHO block|compute|barrier |\n"
+          "  libcexit CODE WHO | return CODE [WHO] | segv WHO | abort WHO | hang |\n"
+          "  preattach CODE WHO | flush return|exit\n",
           why);
   exit(EXIT_USAGE);
 }
@@ -234,9 +265,9 @@ static void act_abort(int code) {
   abort();
 }
 
-static int run_fault(gasnet_node_t who, int compute, act_fn act, int code) {
+static int run_fault(gasnet_node_t who, int how, act_fn act, int code) {
   if (gasnet_mynode() != who) {
-    others_wait(who, compute);
+    others_wait(who, how);
     return EXIT_GAVE_UP; /* not reached: the wait ends only by the deadline */
   }
   wait_for_others();
@@ -255,7 +286,7 @@ static int mode_return(int argc, char **argv) {
   }
   gasnet_node_t who = parse_who(argv[3]);
   if (gasnet_mynode() != who) {
-    others_wait(who, 0);
+    others_wait(who, WAIT_BLOCK);
     return EXIT_GAVE_UP;
   }
   wait_for_others();
@@ -274,31 +305,131 @@ static int run_mode(int argc, char **argv) {
   if (strcmp(mode, "exit") == 0 || strcmp(mode, "libcexit") == 0) {
     int code = parse_int(arg(argc, argv, 2, "missing CODE"), "exit code");
     gasnet_node_t who = parse_who(arg(argc, argv, 3, "missing WHO"));
-    int compute = 0;
+    int how = WAIT_BLOCK;
     if (mode[0] == 'e') {
-      const char *how = arg(argc, argv, 4, "missing block|compute");
-      if (strcmp(how, "compute") == 0)
-        compute = 1;
-      else if (strcmp(how, "block") != 0)
-        usage("the others must block or compute");
+      const char *word = arg(argc, argv, 4, "missing block|compute|barrier");
+      if (strcmp(word, "compute") == 0)
+        how = WAIT_COMPUTE;
+      else if (strcmp(word, "barrier") == 0)
+        how = WAIT_BARRIER;
+      else if (strcmp(word, "block") != 0)
+        usage("the others must block, compute or wait in a barrier");
     }
-    return run_fault(who, compute, mode[0] == 'e' ? act_gasnet_exit : act_libc_exit, code);
+    return run_fault(who, how, mode[0] == 'e' ? act_gasnet_exit : act_libc_exit, code);
   }
   if (strcmp(mode, "segv") == 0 || strcmp(mode, "abort") == 0) {
     gasnet_node_t who = parse_who(arg(argc, argv, 2, "missing WHO"));
-    return run_fault(who, 0, mode[0] == 's' ? act_segv : act_abort, 0);
+    return run_fault(who, WAIT_BLOCK, mode[0] == 's' ? act_segv : act_abort, 0);
   }
   usage("unknown mode");
   return EXIT_USAGE;
 }
 
-int main(int argc, char **argv) {
-  CHECK(gasnet_init(&argc, &argv));
-  if (argc < 2) usage("missing MODE");
-  CHECK(gasnet_attach(handlers, (int)(sizeof handlers / sizeof handlers[0]), 0, 0));
-  deadline = mono_s() + DEADLINE_S;
+/* ------------------------------------------------------------ SIGQUIT (-q CODE) */
+static void quit_handler(int sig) {
+  (void)sig;
+  char line[64];
+  int n = snprintf(line, sizeof line, "QUIT node=%u\n", (unsigned)gasnet_mynode());
+  ssize_t rc = write(STDOUT_FILENO, line, (size_t)n);
+  (void)rc;
+  gasnet_exit(quit_code);
+}
+
+static void install_quit_handler(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = quit_handler;
+  sigemptyset(&sa.sa_mask);
+  if (sigaction(SIGQUIT, &sa, NULL) != 0) {
+    perror("testexit: sigaction(SIGQUIT)");
+    gasnet_exit(EXIT_FAILED);
+  }
+}
+
+static void print_ready(void) {
   printf("READY node=%u nodes=%u pid=%ld ppid=%ld\n", (unsigned)gasnet_mynode(),
          (unsigned)gasnet_nodes(), (long)getpid(), (long)getppid());
   fflush(stdout);
+}
+
+static void attach(void) {
+  CHECK(gasnet_attach(handlers, (int)(sizeof handlers / sizeof handlers[0]), 0, 0));
+}
+
+/* ------------------------------------------------------------ preattach */
+static int mode_preattach(int argc, char **argv) {
+  int code = parse_int(arg(argc, argv, 2, "preattach needs CODE"), "exit code");
+  gasnet_node_t who = parse_who(arg(argc, argv, 3, "preattach needs WHO"));
+  print_ready();
+  if (gasnet_mynode() == who) {
+    struct timespec settle = {0, 300 * 1000 * 1000}; /* the others reach attach */
+    nanosleep(&settle, NULL);
+    print_event();
+    gasnet_exit(code);
+  }
+  attach();
+  fprintf(stderr, "testexit: node %u finished gasnet_attach without node %u\n",
+          (unsigned)gasnet_mynode(), (unsigned)who);
+  return EXIT_FAILED;
+}
+
+/* ------------------------------------------------------------ flush */
+#if defined(GASNET_PAR)
+static void *poll_forever(void *arg) {
+  (void)arg;
+  for (;;) gasnet_AMPoll();
+  return NULL;
+}
+
+static void print_atexit(void) {
+  printf("ATEXIT node=%u\n", (unsigned)gasnet_mynode());
+}
+
+static int mode_flush(int argc, char **argv) {
+  const char *how = arg(argc, argv, 2, "flush needs return|exit");
+  int by_exit = strcmp(how, "exit") == 0;
+  if (!by_exit && strcmp(how, "return") != 0) usage("flush needs return|exit");
+  attach();
+  print_ready();
+  atexit(print_atexit);
+  pthread_t poller;
+  if (pthread_create(&poller, NULL, poll_forever, NULL) != 0) {
+    fprintf(stderr, "testexit: pthread_create failed\n");
+    gasnet_exit(EXIT_FAILED);
+  }
+  gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
+  CHECK(gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS));
+  /* Odd nodes print late, so their pollers see an even node's exit first. */
+  struct timespec late = {0, (long)(gasnet_mynode() % 2) * 3 * 1000 * 1000};
+  nanosleep(&late, NULL);
+  printf("LINE node=%u\n", (unsigned)gasnet_mynode());
+  if (by_exit) gasnet_exit(0);
+  return 0;
+}
+#else
+static int mode_flush(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  fprintf(stderr, "testexit: flush needs the PAR build (testexit-par)\n");
+  gasnet_exit(EXIT_USAGE);
+  return EXIT_USAGE;
+}
+#endif
+
+int main(int argc, char **argv) {
+  CHECK(gasnet_init(&argc, &argv));
+  if (argc > 2 && strcmp(argv[1], "-q") == 0) {
+    quit_code = parse_int(argv[2], "SIGQUIT exit code");
+    install_quit_handler();
+    argv[2] = argv[0];
+    argc -= 2;
+    argv += 2;
+  }
+  if (argc < 2) usage("missing MODE");
+  if (strcmp(argv[1], "preattach") == 0) return mode_preattach(argc, argv);
+  if (strcmp(argv[1], "flush") == 0) return mode_flush(argc, argv);
+  attach();
+  deadline = mono_s() + DEADLINE_S;
+  print_ready();
   return run_mode(argc, argv);
 }
