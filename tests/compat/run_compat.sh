@@ -8,8 +8,15 @@
 # -Wall -Werror, and runs them with the installed launcher:
 #   compat_client.c  names, macros, AM, handler helpers, barriers, teams
 #   compat_cxx.cc    a C++ client (GASNET_CXX) with reduction functions
+#   compat_sigquit.c SIGINT to a node reaches the client's SIGQUIT handler,
+#                    whose gasnet_exit code is the job's (smp)
+#   compat_exit.c    a collective exit while a thread polls loses no output
 # Also: a client built from a copy of the fragment in its own directory,
 # and one built from the pkg-config file.
+#
+# COMPAT_EXIT_RUNS sets how many collective exits are run (default 50 on
+# smp, 10 on mpi: tests/exit's collective cases run 200 per node count;
+# here the point is the client built from the installed tree).
 set -eu
 
 if [ $# -ne 3 ]; then
@@ -19,6 +26,7 @@ fi
 BUILDDIR=$(cd "$1" && pwd)
 SRCDIR=$(cd "$2" && pwd)
 CONDUIT=$3
+if [ "$CONDUIT" = smp ]; then EXIT_RUNS=${COMPAT_EXIT_RUNS:-50}; else EXIT_RUNS=${COMPAT_EXIT_RUNS:-10}; fi
 if [ ! -e "$BUILDDIR/conduits/$CONDUIT/gasnetrun_$CONDUIT" ]; then
   echo "SKIP compat_$CONDUIT: the $CONDUIT conduit is not built"
   exit 77
@@ -46,7 +54,7 @@ timeout 600 make -C "$BUILDDIR" install prefix="$PREFIX" >"$TMP/install.log" 2>&
 cat >"$TMP/Makefile" <<'EOF'
 include $(GASNET_MAK)
 STRICT = -Wall -Werror
-all: compat_client compat_cxx
+all: compat_client compat_cxx compat_sigquit compat_exit
 %: %.c
 	$(GASNET_CC) $(GASNET_CPPFLAGS) $(GASNET_CFLAGS) $(STRICT) -Werror=implicit-function-declaration -c $< -o $@.o
 	$(GASNET_LD) $(GASNET_LDFLAGS) -o $@ $@.o $(GASNET_LIBS)
@@ -80,6 +88,35 @@ run_ok() {
   echo "PASS compat_$CONDUIT $(basename "$1") $2 n=$3"
 }
 
+# A node that gets SIGINT runs the client's SIGQUIT handler, which exits
+# with 42: the job's code. Smp only: under mpirun the signal is the
+# launcher's to forward.
+run_sigquit() { # DIR
+  [ "$CONDUIT" = smp ] || return 0
+  LOG=$1/run-sigquit.log
+  rc=0
+  (cd "$1" && timeout -k 5 60 "$LAUNCH" -n 3 ./compat_sigquit) >"$LOG" 2>&1 || rc=$?
+  [ "$rc" -eq 42 ] || fail "compat_sigquit: the job exited $rc, not the handler's 42"
+  grep -q "compat_sigquit: node 1 caught SIGQUIT" "$LOG" || fail "compat_sigquit: no handler line"
+  echo "PASS compat_$CONDUIT sigquit"
+}
+
+# Every node prints after the final barrier, then returns from main while a
+# second thread keeps polling: no line may be lost, in EXIT_RUNS runs.
+run_collective_exit() { # DIR NODES
+  LOG=$1/run-exit.log
+  r=0
+  while [ "$r" -lt "$EXIT_RUNS" ]; do
+    rc=0
+    (cd "$1" && timeout -k 5 60 "$LAUNCH" -n "$2" ./compat_exit) >"$LOG" 2>&1 || rc=$?
+    [ "$rc" -eq 0 ] || fail "compat_exit run $r on $2 nodes exited $rc"
+    lines=$(grep -c "^compat_exit: node [0-9]* done$" "$LOG" || true)
+    [ "$lines" -eq "$2" ] || fail "compat_exit run $r on $2 nodes: $lines of $2 final lines"
+    r=$((r + 1))
+  done
+  echo "PASS compat_$CONDUIT collective exit x$EXIT_RUNS n=$2"
+}
+
 # Node counts: smp runs more (cheap); mpi start-up costs about a second.
 if [ "$CONDUIT" = smp ]; then counts="1 2 3 4"; else counts="1 2 3"; fi
 
@@ -89,11 +126,14 @@ for mode in seq par parsync; do
   if [ $mode = seq ]; then
     for n in $counts; do run_ok "$dir" compat_client "$n"; done
     run_ok "$dir" compat_cxx 2
+    run_sigquit "$dir"
   else
     run_ok "$dir" compat_client 3
     run_ok "$dir" compat_cxx 3
   fi
 done
+
+run_collective_exit "$TMP/par" 3
 
 # A client that copies the fragment into its own tree and includes the copy.
 mkdir -p "$TMP/copied/own"
