@@ -170,6 +170,76 @@ extern void gasnet_coll_fn_minloc(void *, size_t, const void *, size_t, const vo
 extern void gasnet_coll_fn_maxloc(void *, size_t, const void *, size_t, const void *, size_t, int,
                                   int);
 
+/* ------------------------------------------------------------ multiple addresses
+ * The M forms name one address per image: with GASNET_COLL_SINGLE a list of
+ * NImages addresses (the same contents on every image; entry i is image
+ * i's), with GASNET_COLL_LOCAL a list of the calling node's images[node]
+ * addresses (entry j is the node's j-th image). Every image calls them, as
+ * any collective; each takes its own entry. seed 002 spells them with a
+ * lowercase m; both spellings are the same functions. */
+extern gasnet_coll_handle_t gasnet_coll_broadcastM_nb(gasnet_team_handle_t team,
+                                                      void *const dstlist[],
+                                                      gasnet_image_t srcimage, void *src,
+                                                      size_t nbytes, int flags);
+extern void gasnet_coll_broadcastM(gasnet_team_handle_t team, void *const dstlist[],
+                                   gasnet_image_t srcimage, void *src, size_t nbytes, int flags);
+extern gasnet_coll_handle_t gasnet_coll_scatterM_nb(gasnet_team_handle_t team,
+                                                    void *const dstlist[], gasnet_image_t srcimage,
+                                                    void *src, size_t nbytes, int flags);
+extern void gasnet_coll_scatterM(gasnet_team_handle_t team, void *const dstlist[],
+                                 gasnet_image_t srcimage, void *src, size_t nbytes, int flags);
+extern gasnet_coll_handle_t gasnet_coll_gatherM_nb(gasnet_team_handle_t team,
+                                                   gasnet_image_t dstimage, void *dst,
+                                                   void *const srclist[], size_t nbytes,
+                                                   int flags);
+extern void gasnet_coll_gatherM(gasnet_team_handle_t team, gasnet_image_t dstimage, void *dst,
+                                void *const srclist[], size_t nbytes, int flags);
+extern gasnet_coll_handle_t gasnet_coll_gather_allM_nb(gasnet_team_handle_t team,
+                                                       void *const dstlist[],
+                                                       void *const srclist[], size_t nbytes,
+                                                       int flags);
+extern void gasnet_coll_gather_allM(gasnet_team_handle_t team, void *const dstlist[],
+                                    void *const srclist[], size_t nbytes, int flags);
+extern gasnet_coll_handle_t gasnet_coll_exchangeM_nb(gasnet_team_handle_t team,
+                                                     void *const dstlist[], void *const srclist[],
+                                                     size_t nbytes, int flags);
+extern void gasnet_coll_exchangeM(gasnet_team_handle_t team, void *const dstlist[],
+                                  void *const srclist[], size_t nbytes, int flags);
+extern gasnet_coll_handle_t gasnet_coll_reduceM_nb(gasnet_team_handle_t team,
+                                                   gasnet_image_t dstimage, void *dst,
+                                                   void *const srclist[], size_t src_blksz,
+                                                   size_t src_offset, size_t elem_size,
+                                                   size_t elem_count, gasnet_coll_fn_handle_t func,
+                                                   int func_arg, int flags);
+extern void gasnet_coll_reduceM(gasnet_team_handle_t team, gasnet_image_t dstimage, void *dst,
+                                void *const srclist[], size_t src_blksz, size_t src_offset,
+                                size_t elem_size, size_t elem_count, gasnet_coll_fn_handle_t func,
+                                int func_arg, int flags);
+extern gasnet_coll_handle_t gasnet_coll_scanM_nb(gasnet_team_handle_t team, void *const dstlist[],
+                                                 size_t dst_blksz, size_t dst_offset,
+                                                 void *const srclist[], size_t src_blksz,
+                                                 size_t src_offset, size_t elem_size,
+                                                 size_t elem_count, gasnet_coll_fn_handle_t func,
+                                                 int func_arg, int flags);
+extern void gasnet_coll_scanM(gasnet_team_handle_t team, void *const dstlist[], size_t dst_blksz,
+                              size_t dst_offset, void *const srclist[], size_t src_blksz,
+                              size_t src_offset, size_t elem_size, size_t elem_count,
+                              gasnet_coll_fn_handle_t func, int func_arg, int flags);
+#define gasnet_coll_broadcastm_nb gasnet_coll_broadcastM_nb
+#define gasnet_coll_broadcastm gasnet_coll_broadcastM
+#define gasnet_coll_scatterm_nb gasnet_coll_scatterM_nb
+#define gasnet_coll_scatterm gasnet_coll_scatterM
+#define gasnet_coll_gatherm_nb gasnet_coll_gatherM_nb
+#define gasnet_coll_gatherm gasnet_coll_gatherM
+#define gasnet_coll_gather_allm_nb gasnet_coll_gather_allM_nb
+#define gasnet_coll_gather_allm gasnet_coll_gather_allM
+#define gasnet_coll_exchangem_nb gasnet_coll_exchangeM_nb
+#define gasnet_coll_exchangem gasnet_coll_exchangeM
+#define gasnet_coll_reducem_nb gasnet_coll_reduceM_nb
+#define gasnet_coll_reducem gasnet_coll_reduceM
+#define gasnet_coll_scanm_nb gasnet_coll_scanM_nb
+#define gasnet_coll_scanm gasnet_coll_scanM
+
 /* ------------------------------------------------------------ teams
  * Size, rank <-> node translation and the split-phase team barrier, under
  * both spellings GASNet-1 clients use. The team barrier has the semantics
