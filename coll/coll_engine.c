@@ -214,6 +214,7 @@ static void gasnete_coll_retire(gasnete_coll_op_t *op) {
   if (op->alg->cleanup) op->alg->cleanup(op);
   if (op->handle) gasnete_coll_handle_op_done(op->handle); /* images: the cleanup did */
   free(op);
+  gasnete_coll_progress_op_retired();
   gasneti_progress_disable(gasnete_coll_hook);
 }
 
@@ -297,6 +298,7 @@ gasnete_coll_op_t *gasnete_coll_op_start_alg(gasnete_coll_team_t *team,
   gasnete_coll_inbox_drain();
   gasneti_progress_enable(gasnete_coll_hook);
   gasnete_coll_unlock();
+  gasnete_coll_progress_op_started();
   return op;
 }
 

@@ -57,6 +57,7 @@ static void gasnete_coll_node_init(const gasnet_coll_fn_entry_t fn_tbl[], size_t
   gasnete_coll_team_all.next_seq = 0;
   gasnete_coll_engine_init();
   gasnete_coll_select_init();
+  gasnete_coll_progress_init();
 }
 
 /* With images, every image's thread calls this (coll_images.h); the first

@@ -287,6 +287,12 @@ extern const gasnete_coll_alg_t *gasnete_coll_select(const gasnete_coll_args_t *
                                                      gasnet_node_t size);
 extern void gasnete_coll_select_init(void);
 
+/* coll_progress.c: the optional progress thread. */
+extern void gasnete_coll_progress_init(void);
+extern void gasnete_coll_progress_op_started(void);
+extern void gasnete_coll_progress_op_retired(void);
+extern int gasnete_coll_on_progress_thread(void);
+
 /* init.c */
 extern int gasnete_coll_initialized;
 extern void gasnete_coll_fatal_misuse(const char *call, const char *what);

@@ -22,6 +22,7 @@ check_PROGRAMS += \
 	tests/coll/testcollerr \
 	tests/coll/testreduce \
 	tests/coll/testteam \
+	tests/coll/testprogress \
 	tests/coll/test_trees
 
 tests_coll_testcoll_SOURCES = tests/coll/testcoll.c
@@ -52,6 +53,11 @@ tests_coll_testteam_SOURCES = tests/coll/testteam.c
 tests_coll_testteam_CPPFLAGS = $(COLL_TESTS_SEQ_CPPFLAGS)
 tests_coll_testteam_LDADD = $(COLL_TESTS_SEQ_LIBS)
 tests_coll_testteam_LDFLAGS = $(COLL_TESTS_LINK_FLAGS)
+
+tests_coll_testprogress_SOURCES = tests/coll/testprogress.c
+tests_coll_testprogress_CPPFLAGS = $(COLL_TESTS_PAR_CPPFLAGS)
+tests_coll_testprogress_LDADD = $(COLL_TESTS_PAR_LIBS)
+tests_coll_testprogress_LDFLAGS = $(COLL_TESTS_LINK_FLAGS)
 
 # The tree math is pure: coll/trees.c is compiled into the test itself.
 tests_coll_test_trees_SOURCES = tests/coll/test_trees.c coll/trees.c
