@@ -23,6 +23,7 @@ check_PROGRAMS += \
 	tests/coll/testreduce \
 	tests/coll/testteam \
 	tests/coll/testprogress \
+	tests/coll/testimageserr \
 	tests/coll/test_trees
 
 tests_coll_testcoll_SOURCES = tests/coll/testcoll.c
@@ -58,6 +59,11 @@ tests_coll_testprogress_SOURCES = tests/coll/testprogress.c
 tests_coll_testprogress_CPPFLAGS = $(COLL_TESTS_PAR_CPPFLAGS)
 tests_coll_testprogress_LDADD = $(COLL_TESTS_PAR_LIBS)
 tests_coll_testprogress_LDFLAGS = $(COLL_TESTS_LINK_FLAGS)
+
+tests_coll_testimageserr_SOURCES = tests/coll/testimageserr.c
+tests_coll_testimageserr_CPPFLAGS = $(COLL_TESTS_PAR_CPPFLAGS)
+tests_coll_testimageserr_LDADD = $(COLL_TESTS_PAR_LIBS)
+tests_coll_testimageserr_LDFLAGS = $(COLL_TESTS_LINK_FLAGS)
 
 # The tree math is pure: coll/trees.c is compiled into the test itself.
 tests_coll_test_trees_SOURCES = tests/coll/test_trees.c coll/trees.c
