@@ -61,10 +61,10 @@ static void *gasnete_coll_progress_main(void *arg) {
 }
 
 /* Detached: it lives until the process ends, asleep when there is nothing
- * to do. */
-void gasnete_coll_progress_init(void) {
+ * to do. Returns 1 when it runs. */
+int gasnete_coll_progress_init(void) {
   const char *v = gasnet_getenv("GASNET_COLL_PROGRESS_THREAD");
-  if (!v || !strcmp(v, "0") || !strcmp(v, "no")) return;
+  if (!v || !strcmp(v, "0") || !strcmp(v, "no")) return 0;
   if (strcmp(v, "1") && strcmp(v, "yes"))
     gasneti_fatalerror("GASNET_COLL_PROGRESS_THREAD is '%s'; it must be 0, 1, no or yes", v);
   gasnete_coll_progress_on = 1;
@@ -75,6 +75,7 @@ void gasnete_coll_progress_init(void) {
   int rc = pthread_create(&t, &attr, gasnete_coll_progress_main, NULL);
   pthread_attr_destroy(&attr);
   if (rc) gasneti_fatalerror("gasnet_coll_init: cannot start the progress thread: %s", strerror(rc));
+  return 1;
 }
 #else
 #include <string.h>
@@ -84,11 +85,12 @@ void gasnete_coll_progress_init(void) {
 int gasnete_coll_on_progress_thread(void) { return 0; }
 void gasnete_coll_progress_op_started(void) {}
 void gasnete_coll_progress_op_retired(void) {}
-void gasnete_coll_progress_init(void) {
+int gasnete_coll_progress_init(void) {
   const char *v = gasnet_getenv("GASNET_COLL_PROGRESS_THREAD");
   if (v && strcmp(v, "0") && strcmp(v, "no"))
     gasneti_fatalerror("GASNET_COLL_PROGRESS_THREAD=%s: a progress thread needs a PAR build "
                        "(this program was built GASNET_SEQ)",
                        v);
+  return 0;
 }
 #endif
