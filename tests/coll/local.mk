@@ -1,6 +1,7 @@
 # tests/coll: the collectives tests (cases: tests/coll/coll.cases) and the
-# collectives benchmark tests/perf/collperf. The top Makefile.am includes
-# this fragment after tests/perf/local.mk.
+# collectives benchmark tests/perf/collperf (and collperf-par, its PAR
+# build). The top Makefile.am includes this fragment after
+# tests/perf/local.mk.
 EXTRA_DIST += tests/coll/coll.cases tests/coll/collperf_all.sh \
 	tests/coll/expect_fail_or_skip.sh
 noinst_HEADERS += tests/coll/coll_test.h
@@ -75,4 +76,10 @@ tests_perf_collperf_SOURCES = tests/perf/collperf.c
 tests_perf_collperf_CPPFLAGS = $(PUBLIC_CPPFLAGS) -I$(top_srcdir)/conduits/smp -DGASNET_SEQ
 tests_perf_collperf_LDADD = $(COLL_TESTS_SEQ_LIBS)
 tests_perf_collperf_LDFLAGS = $(COLL_TESTS_LINK_FLAGS)
+# The same benchmark with several images (threads) per node (-I).
+noinst_PROGRAMS += tests/perf/collperf-par
+tests_perf_collperf_par_SOURCES = tests/perf/collperf.c
+tests_perf_collperf_par_CPPFLAGS = $(PUBLIC_CPPFLAGS) -I$(top_srcdir)/conduits/smp -DGASNET_PAR
+tests_perf_collperf_par_LDADD = $(COLL_TESTS_PAR_LIBS)
+tests_perf_collperf_par_LDFLAGS = $(COLL_TESTS_LINK_FLAGS)
 endif
