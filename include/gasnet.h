@@ -110,8 +110,11 @@ typedef void *gasnet_threadinfo_t;
 #endif
 
 #define GASNET_PAGESIZE 4096
-/* Alignment that every address handed out by this library honours. */
-#define GASNET_DATA_ALIGNMENT 16
+/* The alignment the computation collectives enforce on their buffers (a
+ * buffer of elements must be aligned to the element's own alignment, capped
+ * at this): 8 unless configured otherwise (--with-data-alignment). Addresses
+ * the library hands out (segments, Medium payloads) are 16-byte aligned. */
+#define GASNET_DATA_ALIGNMENT GASNETI_CONFIG_DATA_ALIGNMENT
 
 /* The conduit's own definitions (name, limits, PSHM, aligned segments).
  * Libraries built once for every conduit (the collectives) define

@@ -51,7 +51,7 @@ typedef struct {
 _Static_assert(sizeof(gasnetc_hdr_t) == 32, "the packet header is 32 bytes");
 
 /* Arguments follow the header, padded so an inline payload starts 16-byte
- * aligned (GASNET_DATA_ALIGNMENT). */
+ * aligned (at least GASNET_DATA_ALIGNMENT, which configure caps at 16). */
 static inline size_t gasnetc_args_bytes(unsigned numargs) {
   return ((size_t)numargs * sizeof(gasnet_handlerarg_t) + 15) & ~(size_t)15;
 }

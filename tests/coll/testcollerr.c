@@ -71,6 +71,18 @@ static void reduce_cases(const char *c) {
 #endif
     gasnet_coll_reduce(T, 0, v, seg_buf + 4, 1, 0, 8, N, 0, I64, GOOD);
   }
+  if (!strcmp(c, "reduce_misaligned16")) {
+#ifndef GASNET_DEBUG
+    skip("alignment is checked in debug builds");
+#endif
+    /* 16-byte elements need GASNET_DATA_ALIGNMENT (8) only: the first call
+     * is correct, the second is 4 bytes off. */
+    const int DBL = GASNET_COLL_TYPE_DOUBLE;
+    gasnet_coll_loc_double_t *w = (gasnet_coll_loc_double_t *)(seg_buf + 8);
+    for (gasnet_node_t i = 0; i < N; i++) w[i].value = (double)i, w[i].loc = i;
+    gasnet_coll_reduce(T, 0, seg_buf + 4096, w, 1, 0, 16, N, 1, DBL, GOOD);
+    gasnet_coll_reduce(T, 0, seg_buf + 4096, seg_buf + 4, 1, 0, 16, N, 1, DBL, GOOD);
+  }
   if (!strcmp(c, "reduce_scanflag"))
     gasnet_coll_reduce(T, 0, v, v, 1, 0, 8, N, 0, I64, GOOD | GASNET_COLL_INCLUSIVE_SCAN);
   if (!strcmp(c, "scan_nokind")) gasnet_coll_scan(T, v + 1, 1, 0, v, 1, 0, 8, N, 0, I64, GOOD);
@@ -128,6 +140,7 @@ static const case_t cases[] = {
     {"reduce_srcoffset", "reduce with src_blksz 0 and src_offset naming no image"},
     {"reduce_nulldst", "reduce with a NULL dst on the destination image"},
     {"reduce_misaligned", "reduce src not aligned for 8-byte elements (debug builds)"},
+    {"reduce_misaligned16", "16-byte elements: 8-aligned src accepted, 4-aligned refused (debug)"},
     {"scan_nokind", "scan without INCLUSIVE_SCAN or EXCLUSIVE_SCAN"},
     {"scan_bothkinds", "scan with both INCLUSIVE_SCAN and EXCLUSIVE_SCAN"},
     {"scan_dstoffset", "scan with dst_blksz 0 and dst_offset naming no image"},
@@ -224,8 +237,8 @@ int main(int argc, char **argv) {
     gasnet_coll_init(images, ME, NULL, 0, 0);
 #endif
   }
-  static const gasnet_coll_fn_entry_t fns[] = {{gasnet_coll_fn_sum, 0}};
-  gasnet_coll_init(NULL, 0, fns, 1, 0);
+  static const gasnet_coll_fn_entry_t fns[] = {{gasnet_coll_fn_sum, 0}, {gasnet_coll_fn_minloc, 0}};
+  gasnet_coll_init(NULL, 0, fns, sizeof fns / sizeof fns[0], 0);
   if (!strcmp(c, "inittwice")) gasnet_coll_init(NULL, 0, NULL, 0, 0);
 
   /* A correct collective first: the library works until the mistake. */
