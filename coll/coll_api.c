@@ -1,7 +1,7 @@
 /* coll_api.c: the public initiation calls. Each builds the argument
  * record, checks it, and starts an op; a blocking call is the _nb call
  * followed by a wait. */
-#include "coll_internal.h"
+#include "coll_images.h"
 
 extern void gasnete_coll_check_args(gasnete_coll_team_t *team, const gasnete_coll_args_t *a,
                                     int blocking, const char *call);
@@ -24,11 +24,14 @@ static void gasnete_coll_count_call(gasnete_coll_team_t *team, const gasnete_col
                                        : (uint64_t)args->nbytes;
 }
 
-static gasnet_coll_handle_t gasnete_coll_initiate(gasnet_team_handle_t handle,
-                                                  const gasnete_coll_args_t *args, int blocking,
-                                                  const char *call) {
+/* Every initiation call ends here (coll_mforms.c too, with this image's
+ * addresses taken from its lists). */
+gasnet_coll_handle_t gasnete_coll_initiate(gasnet_team_handle_t handle,
+                                           const gasnete_coll_args_t *args, int blocking,
+                                           const char *call) {
   if (!gasnete_coll_initialized) gasnete_coll_fatal_misuse(call, "called before gasnet_coll_init");
   gasnete_coll_team_t *team = gasnete_coll_team_lookup(handle, call);
+  if (gasnete_coll_images.multi) return gasnete_coll_images_initiate(team, args, blocking, call);
   gasnete_coll_check_args(team, args, blocking, call);
   gasnete_coll_count_call(team, args);
   gasnete_coll_handle_t *h = gasnete_coll_handle_for(team, args->flags);
@@ -38,7 +41,7 @@ static gasnet_coll_handle_t gasnete_coll_initiate(gasnet_team_handle_t handle,
   return h;
 }
 
-static gasnete_coll_args_t gasnete_coll_args(gasnete_coll_kind_t kind, void *dst, void *src,
+gasnete_coll_args_t gasnete_coll_args(gasnete_coll_kind_t kind, void *dst, void *src,
                                              size_t nbytes, gasnet_image_t root, int flags) {
   gasnete_coll_args_t a = {kind, dst, src, nbytes, (gasnet_node_t)root, flags};
   return a;
@@ -106,10 +109,8 @@ void gasnet_coll_exchange(gasnet_team_handle_t team, void *dst, void *src, size_
   gasnet_coll_wait_sync(gasnete_coll_initiate(team, &a, 1, "gasnet_coll_exchange"));
 }
 
-/* ------------------------------------------------------------ reduce and scan
- * Single-address forms; the multiple-address forms will build the same
- * argument record from their address lists. */
-static gasnete_coll_args_t gasnete_coll_reduce_args(gasnete_coll_kind_t kind, gasnet_image_t root,
+/* ------------------------------------------------------------ reduce and scan */
+gasnete_coll_args_t gasnete_coll_reduce_args(gasnete_coll_kind_t kind, gasnet_image_t root,
                                                     void *dst, size_t dst_blksz,
                                                     size_t dst_offset, void *src, size_t src_blksz,
                                                     size_t src_offset, size_t elem_size,

@@ -212,7 +212,7 @@ static void gasnete_coll_retire(gasnete_coll_op_t *op) {
   gasnete_coll_unfile_bucket(op);
   op->team->live_ops--;
   if (op->alg->cleanup) op->alg->cleanup(op);
-  gasnete_coll_handle_op_done(op->handle);
+  if (op->handle) gasnete_coll_handle_op_done(op->handle); /* images: the cleanup did */
   free(op);
   gasneti_progress_disable(gasnete_coll_hook);
 }

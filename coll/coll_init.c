@@ -1,6 +1,6 @@
 /* coll_init.c: gasnet_coll_init, the team of all nodes, the reduction
  * function table, and the shared error and memory helpers. */
-#include "coll_internal.h"
+#include "coll_images.h"
 
 #include <stdlib.h>
 
@@ -30,34 +30,24 @@ void *gasnete_coll_calloc(size_t count, size_t size) {
   return p;
 }
 
-static void gasnete_coll_check_images(const gasnet_image_t images[], const char *call) {
-  if (!images) return;
-#ifdef GASNET_SEQ
-  gasneti_fatalerror("%s: images must be NULL in a GASNET_SEQ build (got %p)", call,
-                     (const void *)images);
+/* Serialises the images of a node in gasnet_coll_init. */
+#ifdef GASNETE_COLL_THREADS
+static pthread_mutex_t gasnete_coll_init_mutex = PTHREAD_MUTEX_INITIALIZER;
+static void gasnete_coll_init_lock(void) { pthread_mutex_lock(&gasnete_coll_init_mutex); }
+static void gasnete_coll_init_unlock(void) { pthread_mutex_unlock(&gasnete_coll_init_mutex); }
 #else
-  for (gasnet_node_t i = 0; i < gasnet_nodes(); i++)
-    if (images[i] != 1)
-      gasneti_fatalerror("%s: images[%u] is %u; this release supports one image per node "
-                         "(pass NULL or all ones)",
-                         call, (unsigned)i, (unsigned)images[i]);
+static void gasnete_coll_init_lock(void) {}
+static void gasnete_coll_init_unlock(void) {}
 #endif
-}
 
-void gasnet_coll_init(const gasnet_image_t images[], gasnet_image_t my_image,
-                      const gasnet_coll_fn_entry_t fn_tbl[], size_t fn_count, int init_flags) {
-  static const char call[] = "gasnet_coll_init";
-  (void)my_image;
-  if (gasnete_coll_initialized) gasnete_coll_fatal_misuse(call, "called more than once");
-  if (gasneti_in_handler()) gasnete_coll_fatal_misuse(call, "called from inside an AM handler");
+/* What the first gasnet_coll_init call of a node sets up. */
+static void gasnete_coll_node_init(const gasnet_coll_fn_entry_t fn_tbl[], size_t fn_count,
+                                   const char *call) {
   gasnet_seginfo_t *segs = calloc(gasnet_nodes() ? gasnet_nodes() : 1, sizeof(*segs));
   if (!segs || gasnet_getSegmentInfo(segs, (int)gasnet_nodes()) != GASNET_OK)
     gasnete_coll_fatal_misuse(call, "called before gasnet_attach");
   gasnete_coll_myseg = segs[gasnet_mynode()];
   free(segs);
-  if (init_flags != 0) gasneti_fatalerror("%s: init_flags 0x%x must be 0", call, (unsigned)init_flags);
-  if (fn_count && !fn_tbl) gasneti_fatalerror("%s: fn_tbl is NULL with fn_count %zu", call, fn_count);
-  gasnete_coll_check_images(images, call);
   gasnete_coll_fn_table = gasnete_coll_calloc(fn_count, sizeof(*fn_tbl));
   if (fn_count) memcpy(gasnete_coll_fn_table, fn_tbl, fn_count * sizeof(*fn_tbl));
   gasnete_coll_fn_count = fn_count;
@@ -67,5 +57,30 @@ void gasnet_coll_init(const gasnet_image_t images[], gasnet_image_t my_image,
   gasnete_coll_team_all.next_seq = 0;
   gasnete_coll_engine_init();
   gasnete_coll_select_init();
-  gasnete_coll_initialized = 1;
+}
+
+/* With images, every image's thread calls this (coll_images.h); the first
+ * call of a node sets the library up, and every call returns once all the
+ * node's images have made theirs. */
+void gasnet_coll_init(const gasnet_image_t images[], gasnet_image_t my_image,
+                      const gasnet_coll_fn_entry_t fn_tbl[], size_t fn_count, int init_flags) {
+  static const char call[] = "gasnet_coll_init";
+  static int node_done;
+  if (gasneti_in_handler()) gasnete_coll_fatal_misuse(call, "called from inside an AM handler");
+  if (init_flags != 0) gasneti_fatalerror("%s: init_flags 0x%x must be 0", call, (unsigned)init_flags);
+  if (fn_count && !fn_tbl) gasneti_fatalerror("%s: fn_tbl is NULL with fn_count %zu", call, fn_count);
+#ifdef GASNET_SEQ
+  if (images)
+    gasneti_fatalerror("%s: images must be NULL in a GASNET_SEQ build (got %p)", call,
+                       (const void *)images);
+#endif
+  gasnete_coll_init_lock();
+  gasnete_coll_images_init(images, my_image, call);
+  if (!node_done) {
+    gasnete_coll_node_init(fn_tbl, fn_count, call);
+    node_done = 1;
+    __atomic_store_n(&gasnete_coll_initialized, 1, __ATOMIC_RELEASE);
+  }
+  gasnete_coll_init_unlock();
+  gasnete_coll_images_await_all();
 }

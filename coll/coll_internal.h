@@ -182,6 +182,7 @@ typedef struct {
   gasnet_node_t root; /* team rank of the root (broadcast, scatter, gather; reduce's dstimage) */
   int flags;
   gasnete_coll_reduce_args_t red; /* reduce and scan only */
+  struct gasnete_coll_gang_s *gang; /* images: the image calls this op serves (coll_images.h) */
 } gasnete_coll_args_t;
 
 typedef struct gasnete_coll_alg_s {
@@ -228,6 +229,19 @@ struct gasnete_coll_op_s {
   gasnete_coll_handle_t *handle;
   void *priv; /* the algorithm's state */
 };
+
+/* coll_api.c: argument records, and the path every initiation call takes. */
+extern gasnete_coll_args_t gasnete_coll_args(gasnete_coll_kind_t kind, void *dst, void *src,
+                                             size_t nbytes, gasnet_image_t root, int flags);
+extern gasnete_coll_args_t gasnete_coll_reduce_args(gasnete_coll_kind_t kind, gasnet_image_t root,
+                                                    void *dst, size_t dst_blksz, size_t dst_offset,
+                                                    void *src, size_t src_blksz, size_t src_offset,
+                                                    size_t elem_size, size_t elem_count,
+                                                    gasnet_coll_fn_handle_t func, int func_arg,
+                                                    int flags);
+extern gasnet_coll_handle_t gasnete_coll_initiate(gasnet_team_handle_t handle,
+                                                  const gasnete_coll_args_t *args, int blocking,
+                                                  const char *call);
 
 /* engine.c */
 extern gasnete_coll_op_t *gasnete_coll_op_start(gasnete_coll_team_t *team,

@@ -8,7 +8,9 @@ COLL_SOURCES = \
 	coll/coll_dump.c \
 	coll/coll_engine.c \
 	coll/coll_handle.c \
+	coll/coll_images.c \
 	coll/coll_init.c \
+	coll/coll_mforms.c \
 	coll/coll_msg.c \
 	coll/coll_putfan.c \
 	coll/coll_sync.c \
@@ -17,6 +19,8 @@ COLL_SOURCES = \
 	coll/exchange.c \
 	coll/gather.c \
 	coll/gather_all.c \
+	coll/images_alg.c \
+	coll/images_reduce.c \
 	coll/reduce.c \
 	coll/reduce_apply.c \
 	coll/reduce_args.c \
@@ -30,7 +34,8 @@ COLL_SOURCES = \
 	coll/trees.c
 COLL_CPPFLAGS = $(PUBLIC_CPPFLAGS) -DGASNETI_CONDUIT_NEUTRAL
 noinst_HEADERS += coll/coll_internal.h coll/coll_composite.h coll/coll_putfan.h \
-	coll/coll_tree.h coll/trees.h coll/reduce_apply.h coll/reduce_layout.h
+	coll/coll_tree.h coll/trees.h coll/reduce_apply.h coll/reduce_layout.h \
+	coll/coll_images.h coll/images_reduce.h
 include_HEADERS += include/gasnet_coll.h
 
 lib_LTLIBRARIES += libgasnet-coll-seq.la libgasnet-coll-par.la

@@ -5,6 +5,7 @@
 # is the count of failed scenarios (capped), so the harness sees a failure.
 
 FAILED=0
+FAIL_LINES=
 NOTES=""
 
 # shellcheck source=../job_lib.sh
@@ -103,12 +104,15 @@ verdict() { # $1 = 0 pass / 1 fail, $2 = label, $3 = details
   else
     echo "FAIL $2 $3"
     FAILED=$((FAILED + 1))
+    FAIL_LINES="$FAIL_LINES
+FAIL $2 $3"
   fi
 }
 
 finish() {
   [ -n "$NOTES" ] && printf '%s\n' "$NOTES"
   if [ "$FAILED" -gt 0 ]; then
+    printf 'failed:%s\n' "$FAIL_LINES" # again at the end, where a log's tail shows them
     echo "$FAILED scenario(s) failed"
     exit 1
   fi

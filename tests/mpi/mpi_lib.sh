@@ -6,6 +6,7 @@
 
 FAILED=0
 PASSED=0
+FAIL_LINES=
 
 # shellcheck source=../job_lib.sh
 . "$(dirname "$0")/../job_lib.sh"
@@ -89,10 +90,14 @@ verdict() { # $1 = 0 pass / 1 fail, $2 = label
   else
     echo "FAIL $2"
     FAILED=$((FAILED + 1))
+    FAIL_LINES="$FAIL_LINES
+FAIL $2"
   fi
 }
 
+# The failures again at the end, where a log's tail shows them.
 mpi_finish() {
+  [ -z "${FAIL_LINES:-}" ] || printf 'failed:%s\n' "$FAIL_LINES"
   echo "$PASSED passed, $FAILED failed"
   [ "$FAILED" -eq 0 ] || exit 1
   exit 0

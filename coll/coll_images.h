@@ -1,0 +1,76 @@
+/* coll_images.h: several images (client threads) per node.
+ *
+ * With images[] given to gasnet_coll_init and some node running more than
+ * one image, every collective is called by every image. The calls of a
+ * node's images meet in a gang (one per call number: the images call
+ * collectives in the same order, so the n-th call of each image is the
+ * same collective); the image that completes a gang starts one node-level
+ * op for it. That op's algorithm (images_alg.c) gathers the images'
+ * sources into one node buffer, runs an ordinary node algorithm on it
+ * (data crosses the network once per node), and hands the result out to
+ * the images' destinations; each image's handle completes when the op
+ * does. Nodes may run different numbers of images: node buffers give every
+ * node room for the most images any node runs.
+ *
+ * With one image per node (images NULL or all ones) none of this runs: an
+ * image is a node and collectives go straight to the engine. */
+#ifndef COLL_IMAGES_H
+#define COLL_IMAGES_H
+
+#include "coll_internal.h"
+
+typedef struct {
+  int multi;                /* some node runs more than one image */
+  gasnet_image_t total;     /* NImages */
+  gasnet_image_t *first;    /* [nodes + 1]: first image of each node; [nodes] = total */
+  gasnet_image_t max_local; /* the most images any node runs */
+  int uniform;              /* every node runs max_local images */
+  gasnet_image_t mine;      /* images on this node */
+} gasnete_coll_images_t;
+
+extern gasnete_coll_images_t gasnete_coll_images;
+
+static inline gasnet_node_t gasnete_coll_image_node(gasnet_image_t image) {
+  const gasnete_coll_images_t *im = &gasnete_coll_images;
+  if (!im->multi) return (gasnet_node_t)image;
+  gasnet_node_t lo = 0, hi = gasnet_nodes(); /* first[lo] <= image < first[hi] */
+  while (hi - lo > 1) {
+    gasnet_node_t mid = lo + (hi - lo) / 2;
+    if (im->first[mid] <= image) lo = mid; else hi = mid;
+  }
+  return lo;
+}
+static inline gasnet_image_t gasnete_coll_images_on(gasnet_node_t node) {
+  const gasnete_coll_images_t *im = &gasnete_coll_images;
+  return im->multi ? im->first[node + 1] - im->first[node] : 1;
+}
+
+/* The calls of a node's images to one collective. */
+typedef struct gasnete_coll_gang_s {
+  struct gasnete_coll_gang_s *next;
+  uint32_t seq;                   /* the images' call number */
+  gasnete_coll_args_t args;       /* as the first image gave them */
+  const char *call;
+  gasnet_image_t arrived;
+  void **dst, **src;              /* [mine]: each local image's own addresses */
+  gasnete_coll_handle_t **handles; /* [mine] */
+} gasnete_coll_gang_t;
+
+/* coll_images.c */
+extern void gasnete_coll_images_init(const gasnet_image_t images[], gasnet_image_t my_image,
+                                     const char *call);
+/* gasnet_coll_init returns once every image of the node has called it. */
+extern void gasnete_coll_images_await_all(void);
+/* Is the calling thread an image? (multi mode: it called gasnet_coll_init) */
+extern gasnet_image_t gasnete_coll_my_image(const char *call);
+extern gasnet_image_t gasnete_coll_my_local_image(const char *call);
+/* Initiate a collective in multi mode; args as this image gave them
+ * (root: an image number; dst, src: this image's own). */
+extern gasnet_coll_handle_t gasnete_coll_images_initiate(gasnete_coll_team_t *team,
+                                                         const gasnete_coll_args_t *args,
+                                                         int blocking, const char *call);
+
+/* images_alg.c: the node-level op a full gang starts. */
+extern gasnete_coll_op_t *gasnete_coll_images_start(gasnete_coll_gang_t *gang);
+
+#endif

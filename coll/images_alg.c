@@ -1,0 +1,260 @@
+/* images_alg.c: the node-level op of a full gang (coll_images.h).
+ *
+ * The op runs under the engine like any other, with the gang's sync modes:
+ * IN_ALLSYNC waits for every node (so for every image: a gang starts only
+ * when all of its node's images have called), OUT_ALLSYNC waits until
+ * every node has handed its results out. Its algorithm is a wrapper:
+ *   pack:   copy the images' sources into one node buffer (the first time
+ *           it runs, i.e. after the IN sync);
+ *   inner:  an ordinary node algorithm, chosen by the selector for the
+ *           node-level arguments, run as the phase of a composite;
+ *   unpack: copy the node result to every image's destination.
+ * Node buffers hold max_local blocks per node, so a node with fewer images
+ * leaves some unused; where the layouts already agree (uniform image
+ * counts, or one destination) the inner algorithm reads or writes the
+ * image's own buffer and the copy is skipped.
+ *
+ * Block (node n, local image j) of a node-level buffer of blocks of nb
+ * bytes is at ((n * I) + j) * nb, I = max_local; an exchange's node block
+ * for the pair (local image a of node m, local image b of node n) is at
+ * ((m * I + a) * I + b) * nb in node m's send buffer to n. */
+#include "coll_composite.h"
+#include "coll_images.h"
+#include "images_reduce.h"
+
+#include <stdlib.h>
+
+typedef struct {
+  gasnete_coll_composite_t inner;
+  void *owned_src, *owned_dst; /* scratch buffers, freed at cleanup */
+  int packed, unpacked;
+  gasnete_coll_images_red_t *red; /* reduce and scan */
+} images_op_t;
+
+static size_t images_max(void) { return gasnete_coll_images.max_local; }
+static gasnet_image_t images_first(gasnet_node_t n) { return gasnete_coll_images.first[n]; }
+
+static char *images_scratch(void **owned, size_t nbytes) {
+  *owned = gasnete_coll_malloc(nbytes);
+  return *owned;
+}
+
+/* The node-level arguments of a gang: sizes per node, root node. */
+static void images_node_args(gasnete_coll_args_t *node, const gasnete_coll_gang_t *g) {
+  size_t nb = g->args.nbytes, I = images_max();
+  node->root = gasnete_coll_image_node(g->args.root);
+  switch (g->args.kind) {
+    case GASNETE_COLL_BROADCAST: node->nbytes = nb; break;
+    case GASNETE_COLL_SCATTER:
+    case GASNETE_COLL_GATHER:
+    case GASNETE_COLL_GATHER_ALL: node->nbytes = I * nb; break;
+    case GASNETE_COLL_EXCHANGE: node->nbytes = I * I * nb; break;
+    default: gasnete_coll_images_red_node_args(node, g); break;
+  }
+}
+
+/* ------------------------------------------------------------ buffers */
+/* Where the inner algorithm reads and writes on this node. */
+static void images_inner_buffers(gasnete_coll_op_t *op, images_op_t *p, gasnete_coll_args_t *in) {
+  const gasnete_coll_gang_t *g = op->args.gang;
+  gasnet_node_t me = gasnet_mynode(), nodes = gasnet_nodes();
+  gasnet_image_t f = images_first(me);
+  int uniform = gasnete_coll_images.uniform, root = op->args.root == me;
+  size_t all = (size_t)nodes * op->args.nbytes; /* a gathered node buffer */
+  in->src = g->src[0];
+  in->dst = g->dst[0];
+  switch (g->args.kind) {
+    case GASNETE_COLL_BROADCAST:
+      if (root) in->src = g->src[g->args.root - f];
+      break;
+    case GASNETE_COLL_SCATTER:
+      if (root) in->src = uniform ? g->src[g->args.root - f] : images_scratch(&p->owned_src, all);
+      in->dst = images_scratch(&p->owned_dst, op->args.nbytes);
+      break;
+    case GASNETE_COLL_GATHER:
+      in->src = images_scratch(&p->owned_src, op->args.nbytes);
+      if (root) in->dst = uniform ? g->dst[g->args.root - f] : images_scratch(&p->owned_dst, all);
+      break;
+    case GASNETE_COLL_GATHER_ALL:
+      in->src = images_scratch(&p->owned_src, op->args.nbytes);
+      if (!uniform) in->dst = images_scratch(&p->owned_dst, all);
+      break;
+    case GASNETE_COLL_EXCHANGE:
+      in->src = images_scratch(&p->owned_src, all);
+      in->dst = images_scratch(&p->owned_dst, all);
+      break;
+    default: gasnete_coll_images_red_buffers(op, &p->red, in); break;
+  }
+}
+
+/* ------------------------------------------------------------ pack */
+/* Image blocks of a node-level buffer laid out (n, j) -> (n * I + j). */
+static void images_pack_rows(char *node_buf, const char *image_buf, size_t nb) {
+  size_t I = images_max();
+  for (gasnet_node_t n = 0; n < gasnet_nodes(); n++)
+    for (gasnet_image_t j = 0; j < gasnete_coll_images_on(n); j++)
+      memcpy(node_buf + ((size_t)n * I + j) * nb, image_buf + (size_t)(images_first(n) + j) * nb, nb);
+}
+static void images_unpack_rows(char *image_buf, const char *node_buf, size_t nb) {
+  size_t I = images_max();
+  for (gasnet_node_t n = 0; n < gasnet_nodes(); n++)
+    for (gasnet_image_t j = 0; j < gasnete_coll_images_on(n); j++)
+      memcpy(image_buf + (size_t)(images_first(n) + j) * nb, node_buf + ((size_t)n * I + j) * nb, nb);
+}
+
+static void images_pack_exchange(const gasnete_coll_op_t *op, const gasnete_coll_args_t *in) {
+  const gasnete_coll_gang_t *g = op->args.gang;
+  size_t nb = g->args.nbytes, I = images_max();
+  char *out = in->src;
+  for (gasnet_node_t m = 0; m < gasnet_nodes(); m++)
+    for (gasnet_image_t a = 0; a < gasnete_coll_images.mine; a++)
+      for (gasnet_image_t b = 0; b < gasnete_coll_images_on(m); b++)
+        memcpy(out + (((size_t)m * I + a) * I + b) * nb,
+               (const char *)g->src[a] + (size_t)(images_first(m) + b) * nb, nb);
+}
+
+static void images_unpack_exchange(const gasnete_coll_op_t *op, const gasnete_coll_args_t *in) {
+  const gasnete_coll_gang_t *g = op->args.gang;
+  size_t nb = g->args.nbytes, I = images_max();
+  const char *got = in->dst;
+  for (gasnet_node_t n = 0; n < gasnet_nodes(); n++)
+    for (gasnet_image_t a = 0; a < gasnete_coll_images_on(n); a++)
+      for (gasnet_image_t b = 0; b < gasnete_coll_images.mine; b++)
+        memcpy((char *)g->dst[b] + (size_t)(images_first(n) + a) * nb,
+               got + (((size_t)n * I + a) * I + b) * nb, nb);
+}
+
+/* The local images' blocks, one after another. */
+static void images_pack_mine(const gasnete_coll_gang_t *g, char *out) {
+  size_t nb = g->args.nbytes;
+  for (gasnet_image_t j = 0; j < gasnete_coll_images.mine; j++)
+    memcpy(out + j * nb, g->src[j], nb);
+}
+
+/* Copy a result every local image gets from where the inner algorithm
+ * left it (the first image's dst) to the other images. */
+static void images_copy_to_others(const gasnete_coll_gang_t *g, size_t nbytes) {
+  for (gasnet_image_t j = 1; j < gasnete_coll_images.mine; j++)
+    if (g->dst[j] != g->dst[0]) memcpy(g->dst[j], g->dst[0], nbytes);
+}
+
+static void images_pack(gasnete_coll_op_t *op, images_op_t *p) {
+  const gasnete_coll_gang_t *g = op->args.gang;
+  const gasnete_coll_args_t *in = &p->inner.sub[0].args;
+  int root = op->args.root == gasnet_mynode();
+  switch (g->args.kind) {
+    case GASNETE_COLL_SCATTER:
+      if (root && p->owned_src)
+        images_pack_rows(in->src, g->src[g->args.root - images_first(gasnet_mynode())], g->args.nbytes);
+      break;
+    case GASNETE_COLL_GATHER:
+    case GASNETE_COLL_GATHER_ALL: images_pack_mine(g, in->src); break;
+    case GASNETE_COLL_EXCHANGE: images_pack_exchange(op, in); break;
+    case GASNETE_COLL_REDUCE:
+    case GASNETE_COLL_SCAN: gasnete_coll_images_red_pack(op, p->red, in); break;
+    default: break;
+  }
+}
+
+/* Returns 0 when a step must wait for the next poll (a reduction function
+ * that may not run in this context). */
+static int images_unpack(gasnete_coll_op_t *op, images_op_t *p) {
+  const gasnete_coll_gang_t *g = op->args.gang;
+  const gasnete_coll_args_t *in = &p->inner.sub[0].args;
+  size_t nb = g->args.nbytes, I = images_max(), all = (size_t)gasnete_coll_images.total * nb;
+  int root = op->args.root == gasnet_mynode();
+  switch (g->args.kind) {
+    case GASNETE_COLL_BROADCAST: images_copy_to_others(g, nb); break;
+    case GASNETE_COLL_SCATTER:
+      for (gasnet_image_t j = 0; j < gasnete_coll_images.mine; j++)
+        memcpy(g->dst[j], (const char *)in->dst + j * nb, nb);
+      break;
+    case GASNETE_COLL_GATHER:
+      if (root && p->owned_dst)
+        images_unpack_rows(g->dst[g->args.root - images_first(gasnet_mynode())], in->dst, nb);
+      break;
+    case GASNETE_COLL_GATHER_ALL:
+      if (p->owned_dst) images_unpack_rows(g->dst[0], in->dst, nb);
+      images_copy_to_others(g, all);
+      break;
+    case GASNETE_COLL_EXCHANGE: images_unpack_exchange(op, in); break;
+    default: return gasnete_coll_images_red_unpack(op, p->red, in);
+  }
+  (void)I;
+  return 1;
+}
+
+/* ------------------------------------------------------------ the algorithm */
+static int images_eligible(const gasnete_coll_args_t *args, gasnet_node_t size) {
+  (void)size;
+  return args->gang != NULL;
+}
+
+static void images_setup(gasnete_coll_op_t *op) {
+  images_op_t *p = gasnete_coll_calloc(1, sizeof(*p));
+  op->priv = p;
+  gasnete_coll_args_t in = op->args;
+  int sync = GASNET_COLL_IN_NOSYNC | GASNET_COLL_IN_MYSYNC | GASNET_COLL_IN_ALLSYNC |
+             GASNET_COLL_OUT_NOSYNC | GASNET_COLL_OUT_MYSYNC | GASNET_COLL_OUT_ALLSYNC;
+  /* The sync modes are the outer op's; the inner one only moves data. */
+  in.flags = (op->args.flags & ~sync) | GASNET_COLL_IN_NOSYNC | GASNET_COLL_OUT_NOSYNC;
+  in.gang = NULL;
+  images_inner_buffers(op, p, &in);
+  gasnete_coll_composite_add(&p->inner, op, gasnete_coll_select(&in, op->team->size), &in);
+}
+
+static gasnete_coll_progress_t images_progress(gasnete_coll_op_t *op) {
+  images_op_t *p = op->priv;
+  if (!p->packed) {
+    images_pack(op, p);
+    p->packed = 1;
+  }
+  if (gasnete_coll_composite_progress(&p->inner) != GASNETE_COLL_DONE) return GASNETE_COLL_NOT_YET;
+  if (!p->unpacked) {
+    if (!images_unpack(op, p)) return GASNETE_COLL_NOT_YET;
+    p->unpacked = 1;
+  }
+  return GASNETE_COLL_DONE;
+}
+
+static void images_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
+  images_op_t *p = op->priv;
+  gasnete_coll_composite_deliver(&p->inner, msg);
+}
+
+/* The op is retired: every image's call is complete. */
+static void images_cleanup(gasnete_coll_op_t *op) {
+  images_op_t *p = op->priv;
+  gasnete_coll_gang_t *g = op->args.gang;
+  gasnete_coll_composite_cleanup(&p->inner);
+  gasnete_coll_images_red_free(p->red);
+  free(p->owned_src);
+  free(p->owned_dst);
+  free(p);
+  for (gasnet_image_t j = 0; j < gasnete_coll_images.mine; j++)
+    gasnete_coll_handle_op_done(g->handles[j]);
+  free(g->dst);
+  free(g->src);
+  free(g->handles);
+  free(g);
+}
+
+static const gasnete_coll_alg_t gasnete_coll_images_alg = {
+    "images", "the images of a node through one node-level op", GASNETE_COLL_BROADCAST, 0,
+    images_eligible, images_setup, images_progress, images_deliver, images_cleanup};
+
+gasnete_coll_op_t *gasnete_coll_images_start(gasnete_coll_gang_t *gang) {
+  gasnete_coll_args_t node = gang->args;
+  node.gang = gang;
+  /* Node buffers are private to each node: LOCAL, and not in the segment. */
+  node.flags &= ~(GASNET_COLL_SINGLE | GASNET_COLL_AGGREGATE | GASNET_COLL_DST_IN_SEGMENT |
+                  GASNET_COLL_SRC_IN_SEGMENT);
+  node.flags |= GASNET_COLL_LOCAL;
+  images_node_args(&node, gang);
+  gasnete_coll_team_t *team = &gasnete_coll_team_all;
+  team->calls[gang->args.kind]++;
+  team->bytes[gang->args.kind] += gang->args.kind >= GASNETE_COLL_REDUCE
+                                      ? (uint64_t)gang->args.red.elem_size * gang->args.red.elem_count
+                                      : (uint64_t)gang->args.nbytes;
+  return gasnete_coll_op_start_alg(team, &node, &gasnete_coll_images_alg, NULL, gang->call);
+}
