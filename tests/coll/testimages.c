@@ -27,11 +27,17 @@
  * precedes the check. Otherwise no barrier: data moved too early or too
  * late shows up as a mismatch.
  *
- * Usage: testimages[-par] [-i K] [-u] [-n ITERS] [-w SECONDS]
+ * Usage: testimages[-par] [-i K] [-u] [-I LIST] [-n ITERS] [-m BYTES] [-w SECONDS]
+ *                        [-a OP=ALG]... [-e VAR=VAL]... [-v]
  *   -i K  images per node (PAR only; default 2; 0: images NULL)
  *   -u    uneven: node n has 1 + (n + K - 1) % K images
- *   -n    iterations (default 2)
- *   -w    watchdog: a process still running after SECONDS dies (default 60) */
+ *   -n    iterations (default 1: it has every sync mode and root)
+ *   -w    watchdog: a process still running after SECONDS dies (default 60)
+ *   -m B  the largest data-movement size (default 65544)
+ *   -I L  images per node from the comma list L (PAR; cycled over the nodes)
+ *   -a OP=ALG   force a node-level algorithm (testcollnb's -a)
+ *   -e VAR=VAL  set VAR for every node (e.g. GASNET_COLL_REDUCE_ALG=knomial)
+ *   -v    one line per data-movement collective (image 0) */
 #define _POSIX_C_SOURCE 200809L
 #include "coll_test.h"
 
@@ -50,6 +56,7 @@ static gasnet_node_t *node_of;    /* per image */
 static int images_null;
 static pthread_barrier_t node_bar;
 static const char *volatile current_what = "start-up";
+static int verbose;
 
 /* ------------------------------------------------------------ buffers
  * Every image owns a region: slot 0 (blocks of BIG bytes) and NSMALL slots
@@ -102,6 +109,7 @@ typedef struct {
   uint32_t it;          /* collectives so far: the same sequence on every image */
   unsigned case_no;
   unsigned long checked[OP_ALL];
+  double secs[OP_ALL]; /* time from preparing to checking, per op */
   unsigned long reduce_cases[2];
   void **dl, **sl; /* NI-entry address lists */
 } img_t;
@@ -182,7 +190,7 @@ static void data_prepare(const img_t *im, const dcase_t *c) {
   coll_fill(dst, dl + GUARD, coll_garbage_seed(c->it, im->me, 2));
 }
 
-static void data_check(img_t *im, const dcase_t *c) {
+static void data_check(img_t *im, const dcase_t *c, double t0) {
   int single = form_single(c->form);
   unsigned char *src = src_of(single, im->me, c->slot), *dst = dst_of(single, im->me, c->slot);
   size_t sl = op_src_len(c->op, c->nbytes, NI), dl = op_dst_len(c->op, c->nbytes, NI);
@@ -211,6 +219,11 @@ static void data_check(img_t *im, const dcase_t *c) {
     if (src[i] != want[i]) data_fail(im, c, "src (modified)", (long)i);
   free(want);
   im->checked[c->op]++;
+  im->secs[c->op] += test_now() - t0;
+  if (verbose && im->me == 0)
+    printf("  %s %s %s flags 0x%x size %zu root %u: %.2f ms\n", opm_names[c->op],
+           form_names[c->form], c->blocking ? "blocking" : "_nb", (unsigned)c->flags, c->nbytes,
+           (unsigned)c->root, 1e3 * (test_now() - t0));
 }
 
 static gasnet_coll_handle_t data_initiate(img_t *im, const dcase_t *c, int blocking) {
@@ -251,13 +264,14 @@ static void data_case(img_t *im, int op, int form, size_t nbytes, int blocking) 
   if (form == M_SINGLE && (k / 9) % 2)
     c.flags |= GASNET_COLL_DST_IN_SEGMENT | GASNET_COLL_SRC_IN_SEGMENT;
   c.root = (gasnet_image_t)((k + k / 9) % NI);
+  double t0 = test_now();
   data_prepare(im, &c);
   if (c.flags & GASNET_COLL_IN_NOSYNC) all_sync(im);
   entry_delay(k, im->me);
   gasnet_coll_handle_t h = data_initiate(im, &c, blocking);
   if (!blocking) sync_handle(h, k / 2);
   if (c.flags & GASNET_COLL_OUT_NOSYNC) all_sync(im);
-  data_check(im, &c);
+  data_check(im, &c, t0);
 }
 
 static void run_data(img_t *im) {
@@ -274,15 +288,18 @@ static void run_data(img_t *im) {
   }
 }
 
-/* Several M-form _nb calls in flight at once, each in its own small slot:
- * an aggregate (all but the last with GASNET_COLL_AGGREGATE) or separate
- * handles synced with gasnet_coll_wait_sync_all. */
-static void run_batch(img_t *im, int count, int aggregate, int form) {
+/* Several M-form _nb calls in flight at once, each in its own small slot,
+ * their lists alternately SINGLE and LOCAL (form0 first): an aggregate
+ * (all but the last with GASNET_COLL_AGGREGATE) or separate handles synced
+ * with gasnet_coll_wait_sync_all. */
+static void run_batch(img_t *im, int count, int aggregate, int form0) {
   dcase_t cs[NSMALL];
   gasnet_coll_handle_t hs[NSMALL];
+  double t0 = test_now();
   current_what = aggregate ? "aggregate" : "outstanding";
   for (int i = 0; i < count; i++) {
     unsigned k = im->case_no++;
+    int form = (form0 + i) % 2; /* members alternate between SINGLE and LOCAL lists */
     dcase_t c = {i % OP_COUNT, form, 0, i + 1, 0, (size_t)(1 + (k * 7) % SMALL), 0, im->it++};
     c.flags = sync_flags(k) | (form == M_SINGLE ? GASNET_COLL_SINGLE : GASNET_COLL_LOCAL);
     if (aggregate && i + 1 < count) c.flags |= GASNET_COLL_AGGREGATE;
@@ -295,7 +312,7 @@ static void run_batch(img_t *im, int count, int aggregate, int form) {
   if (aggregate) gasnet_coll_wait_sync(hs[count - 1]);
   else gasnet_coll_wait_sync_all(hs, (size_t)count);
   all_sync(im); /* some members are OUT_NOSYNC */
-  for (int i = 0; i < count; i++) data_check(im, &cs[i]);
+  for (int i = 0; i < count; i++) data_check(im, &cs[i], t0);
 }
 
 /* ------------------------------------------------------------ reduce, scan */
@@ -476,6 +493,7 @@ static void red_case(img_t *im, rcase_t *c) {
   const elem_ops_t *t = fn_ops[c->fn];
   int single = form_single(c->form);
   size_t es = t->es, n = c->count;
+  double t0 = test_now();
   unsigned char *all = malloc(n * es), *pre = malloc(n * es);
   TEST_CHECK(all && pre, "out of memory");
   for (size_t i = 0; i < n; i++) t->gen(all + i * es, c->it, i);
@@ -505,6 +523,7 @@ static void red_case(img_t *im, rcase_t *c) {
   free(all);
   free(pre);
   im->checked[c->scan ? OP_SCAN : OP_REDUCE]++;
+  im->secs[c->scan ? OP_SCAN : OP_REDUCE] += test_now() - t0;
 }
 
 static void run_reduce(img_t *im) {
@@ -517,8 +536,10 @@ static void run_reduce(img_t *im) {
       for (int ci = 0; ci < 3; ci++)
         for (int fn = 0; fn < FN_COUNT; fn++) {
           unsigned k = im->case_no++;
+          /* k / 2: both functions see every root and dst layout. */
           rcase_t c = {scan, fn, (int)(k % 3), (int)(k / 3 % 2), 0, lays[li],
-                       lays[(li + 3 + k % 2) % nl], counts[ci], (gasnet_image_t)(k % NI), im->it++};
+                       lays[(li + 3 + k / 2 % 2) % nl], counts[ci], (gasnet_image_t)(k / 2 % NI),
+                       im->it++};
           c.flags = sync_flags(k / 2) | (c.form == M_SINGLE ? GASNET_COLL_SINGLE : GASNET_COLL_LOCAL);
           if (scan)
             c.flags |= (k / 4) % 2 ? GASNET_COLL_EXCLUSIVE_SCAN : GASNET_COLL_INCLUSIVE_SCAN;
@@ -528,7 +549,7 @@ static void run_reduce(img_t *im) {
 }
 
 /* ------------------------------------------------------------ threads */
-static int iters = 2;
+static int iters = 1;
 
 static void *image_main(void *arg) {
   img_t *im = arg;
@@ -540,8 +561,9 @@ static void *image_main(void *arg) {
   all_sync(im);
   for (int i = 0; i < iters; i++) {
     run_data(im);
-    run_batch(im, OP_COUNT, 1, i % 2 ? M_LOCAL : M_SINGLE);
-    run_batch(im, NSMALL, 0, i % 2 ? M_SINGLE : M_LOCAL);
+    run_batch(im, OP_COUNT, 1, M_SINGLE);
+    run_batch(im, OP_COUNT, 1, M_LOCAL);
+    run_batch(im, NSMALL, 0, i % 2);
     run_reduce(im);
     all_sync(im);
   }
@@ -559,19 +581,49 @@ static void watchdog(int sig) {
   raise(sig);
 }
 
+/* "-e VAR=VAL" before gasnet_init: the nodes inherit it. */
+static void set_env(const char *arg) {
+  const char *eq = strchr(arg, '=');
+  char name[128];
+  if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof name) {
+    fprintf(stderr, "testimages: -e %s: expected VAR=VALUE\n", arg);
+    exit(2);
+  }
+  snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
+  setenv(name, eq + 1, 1);
+}
+
 static void usage(void) {
-  fprintf(stderr, "usage: testimages [-i K] [-u] [-n ITERS] [-w SECONDS]\n");
+  fprintf(stderr, "usage: testimages [-i K] [-u] [-I LIST] [-n ITERS] [-m BYTES] [-w SECONDS] "
+                  "[-a OP=ALG]... [-e VAR=VAL]... [-v]\n");
   exit(2);
 }
 
+static int max_in_list(const char *list) {
+  int m = 0;
+  for (const char *p = list; *p; p += strcspn(p, ","), p += *p == ',')
+    if (atoi(p) > m) m = atoi(p);
+  return m;
+}
+/* Entry n (cycled) of a comma list of counts. */
+static gasnet_image_t list_entry(const char *list, gasnet_node_t n) {
+  size_t len = 1;
+  for (const char *p = list; *p; p++) len += *p == ',';
+  const char *p = list;
+  for (size_t i = 0; i < n % len; i++) p += strcspn(p, ",") + 1;
+  return (gasnet_image_t)atoi(p);
+}
+
 /* images_of / first_of / node_of from the per-node count. */
-static void set_shape(int k, int uneven) {
+static void set_shape(int k, int uneven, const char *list) {
   images_of = malloc(N * sizeof *images_of);
   first_of = malloc(N * sizeof *first_of);
   TEST_CHECK(images_of && first_of, "out of memory");
   NI = 0;
   for (gasnet_node_t n = 0; n < N; n++) {
     images_of[n] = (gasnet_image_t)(uneven ? 1 + (n + (unsigned)k - 1) % (unsigned)k : (unsigned)k);
+    if (list) images_of[n] = list_entry(list, n);
+    TEST_CHECK(images_of[n] >= 1, "-I %s: every node needs an image", list);
     first_of[n] = NI;
     NI += images_of[n];
   }
@@ -587,24 +639,32 @@ static void set_shape(int k, int uneven) {
 
 static void print_summary(const img_t *im, double secs) {
   for (int op = 0; op < OP_ALL; op++)
-    test_print0("testimages: %-12s %5lu collectives checked on image 0\n", opm_names[op],
-                im->checked[op]);
+    test_print0("testimages: %-12s %5lu collectives checked on image 0 (%.2fs)\n",
+                opm_names[op], im->checked[op], im->secs[op]);
   test_print0("testimages: %u collectives in %.2fs\n", (unsigned)im->it, secs);
 }
 
 int main(int argc, char **argv) {
   int k = 2, uneven = 0, wd = 60;
+  size_t big_arg = 0;
+  const char *list = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "-u")) { uneven = 1; continue; }
+    if (!strcmp(argv[i], "-v")) { verbose = 1; continue; }
     if (i + 1 >= argc) usage();
     const char *a = argv[i], *v = argv[++i];
     if (!strcmp(a, "-i")) k = atoi(v);
     else if (!strcmp(a, "-n")) iters = atoi(v);
     else if (!strcmp(a, "-w")) wd = atoi(v);
+    else if (!strcmp(a, "-m")) big_arg = (size_t)strtoul(v, NULL, 10);
+    else if (!strcmp(a, "-I")) list = v;
+    else if (!strcmp(a, "-a")) { if (!coll_force_alg(v)) usage(); }
+    else if (!strcmp(a, "-e")) set_env(v);
     else usage();
   }
+  if (list) k = max_in_list(list);
 #if !defined(GASNET_PAR)
-  k = 0; /* SEQ: images NULL is the only legal value */
+  k = 0, list = NULL; /* SEQ: images NULL is the only legal value */
 #endif
   if (k < 0 || iters < 1) usage();
   images_null = k == 0;
@@ -617,7 +677,10 @@ int main(int argc, char **argv) {
   }
   N = gasnet_nodes();
   ME = gasnet_mynode();
-  set_shape(k, uneven);
+  set_shape(k, uneven, list);
+  if (big_arg) BIG = big_arg, region_len = (slot_off(NSMALL + 1) + 63) & ~(size_t)63;
+  /* Slot 0 also holds the reduce / scan arrays (3000 16-byte elements). */
+  TEST_CHECK(NI * BIG >= 3000 * 16 && BIG >= 300, "-m %zu is too small", BIG);
   uintptr_t seg = ((uintptr_t)k * region_len + GASNET_PAGESIZE - 1) & ~(uintptr_t)(GASNET_PAGESIZE - 1);
   GASNET_Safe(test_attach(NULL, 0, seg));
   local_area = malloc(K * sizeof *local_area);
