@@ -12,8 +12,10 @@
  *           the sync mode rotates through all nine, the root through every
  *           image. Then the single-address forms, each image passing its
  *           own LOCAL buffers.
- *   batch   an aggregate of five M-form _nb calls, and 32 outstanding
- *           M-form _nb calls synced with gasnet_coll_wait_sync_all.
+ *   batch   aggregates of five _nb calls, 32 outstanding _nb calls
+ *           synced with gasnet_coll_wait_sync_all, 16 synced one by one in
+ *           reverse order (M forms with SINGLE and LOCAL lists mixed with
+ *           single-address calls).
  *   reduce  reduceM / scanM (and the single-address forms, LOCAL) with the
  *           built-in int64 sum and a client non-commutative function
  *           (composition of affine maps mod 2^64), block sizes 0/1/3/7,
@@ -88,7 +90,10 @@ static unsigned char *dst_of(int single, gasnet_image_t img, int slot) {
   return src_of(single, img, slot) + NI * slot_cap(slot);
 }
 
-/* The address list of a M-form call (list has room for NI entries). */
+/* The address list of an M-form call, built by each image into its own
+ * array (room for NI entries): SINGLE, every image's buffer in the
+ * segments; LOCAL, this node's images' malloc'd buffers. Every entry
+ * differs, so a library taking another image's entry shows as a mismatch. */
 static void *const *make_list(void **list, int single, int slot, int dst) {
   gasnet_image_t first = single ? 0 : MY_FIRST, n = single ? NI : K;
   for (gasnet_image_t i = 0; i < n; i++)
@@ -110,7 +115,6 @@ typedef struct {
   unsigned case_no;
   unsigned long checked[OP_ALL];
   double secs[OP_ALL]; /* time from preparing to checking, per op */
-  unsigned long reduce_cases[2];
   void **dl, **sl; /* NI-entry address lists */
 } img_t;
 
@@ -288,18 +292,28 @@ static void run_data(img_t *im) {
   }
 }
 
-/* Several M-form _nb calls in flight at once, each in its own small slot,
- * their lists alternately SINGLE and LOCAL (form0 first): an aggregate
- * (all but the last with GASNET_COLL_AGGREGATE) or separate handles synced
- * with gasnet_coll_wait_sync_all. */
-static void run_batch(img_t *im, int count, int aggregate, int form0) {
+/* Several _nb calls in flight at once, each in its own small slot, the
+ * forms cycling through M SINGLE, M LOCAL and single-address (form0
+ * first): an aggregate (all but the last with GASNET_COLL_AGGREGATE), or
+ * separate handles synced with gasnet_coll_wait_sync_all (how 0) or one by
+ * one in reverse order with wait_sync / try_sync_some (how 1). */
+enum { BATCH_AGGREGATE, BATCH_SYNC_ALL, BATCH_REVERSE };
+static void batch_sync(gasnet_coll_handle_t *hs, int count, int how) {
+  if (how == BATCH_AGGREGATE) gasnet_coll_wait_sync(hs[count - 1]);
+  else if (how == BATCH_SYNC_ALL) gasnet_coll_wait_sync_all(hs, (size_t)count);
+  else
+    for (int i = count - 1; i >= 0; i--) sync_handle(hs[i], (unsigned)i);
+}
+
+static void run_batch(img_t *im, int count, int how, int form0) {
+  int aggregate = how == BATCH_AGGREGATE;
   dcase_t cs[NSMALL];
   gasnet_coll_handle_t hs[NSMALL];
   double t0 = test_now();
   current_what = aggregate ? "aggregate" : "outstanding";
   for (int i = 0; i < count; i++) {
     unsigned k = im->case_no++;
-    int form = (form0 + i) % 2; /* members alternate between SINGLE and LOCAL lists */
+    int form = (form0 + i) % 3;
     dcase_t c = {i % OP_COUNT, form, 0, i + 1, 0, (size_t)(1 + (k * 7) % SMALL), 0, im->it++};
     c.flags = sync_flags(k) | (form == M_SINGLE ? GASNET_COLL_SINGLE : GASNET_COLL_LOCAL);
     if (aggregate && i + 1 < count) c.flags |= GASNET_COLL_AGGREGATE;
@@ -309,8 +323,7 @@ static void run_batch(img_t *im, int count, int aggregate, int form0) {
   }
   all_sync(im); /* some members are IN_NOSYNC */
   for (int i = 0; i < count; i++) hs[i] = data_initiate(im, &cs[i], 0);
-  if (aggregate) gasnet_coll_wait_sync(hs[count - 1]);
-  else gasnet_coll_wait_sync_all(hs, (size_t)count);
+  batch_sync(hs, count, how);
   all_sync(im); /* some members are OUT_NOSYNC */
   for (int i = 0; i < count; i++) data_check(im, &cs[i], t0);
 }
@@ -489,19 +502,28 @@ static void expected_dst(const img_t *im, const rcase_t *c, const unsigned char 
   }
 }
 
-static void red_case(img_t *im, rcase_t *c) {
-  const elem_ops_t *t = fn_ops[c->fn];
-  int single = form_single(c->form);
-  size_t es = t->es, n = c->count;
-  double t0 = test_now();
+/* The array of collective it (element i a function of it and i) and its
+ * inclusive prefixes, folded serially in element order. */
+static unsigned char *reference(const elem_ops_t *t, size_t n, uint32_t it, unsigned char **pre_p) {
+  size_t es = t->es;
   unsigned char *all = malloc(n * es), *pre = malloc(n * es);
   TEST_CHECK(all && pre, "out of memory");
-  for (size_t i = 0; i < n; i++) t->gen(all + i * es, c->it, i);
+  for (size_t i = 0; i < n; i++) t->gen(all + i * es, it, i);
   memcpy(pre, all, es);
   for (size_t i = 1; i < n; i++) {
     memcpy(pre + i * es, pre + (i - 1) * es, es);
     t->comb(pre + i * es, all + i * es);
   }
+  *pre_p = pre;
+  return all;
+}
+
+static void red_case(img_t *im, rcase_t *c) {
+  const elem_ops_t *t = fn_ops[c->fn];
+  int single = form_single(c->form);
+  size_t es = t->es, n = c->count;
+  double t0 = test_now();
+  unsigned char *pre, *all = reference(t, n, c->it, &pre);
   unsigned char *src = src_of(single, im->me, 0), *dst = dst_of(single, im->me, 0);
   size_t slen = local_extent(c->sl, n, im->me) * es;
   size_t dlen = (c->scan ? local_extent(c->dl, n, im->me) * es : es) + GUARD;
@@ -561,9 +583,10 @@ static void *image_main(void *arg) {
   all_sync(im);
   for (int i = 0; i < iters; i++) {
     run_data(im);
-    run_batch(im, OP_COUNT, 1, M_SINGLE);
-    run_batch(im, OP_COUNT, 1, M_LOCAL);
-    run_batch(im, NSMALL, 0, i % 2);
+    run_batch(im, OP_COUNT, BATCH_AGGREGATE, M_SINGLE);
+    run_batch(im, OP_COUNT, BATCH_AGGREGATE, M_LOCAL);
+    run_batch(im, NSMALL, BATCH_SYNC_ALL, i % 3);
+    run_batch(im, NSMALL / 2, BATCH_REVERSE, (i + 1) % 3);
     run_reduce(im);
     all_sync(im);
   }
@@ -690,9 +713,9 @@ int main(int argc, char **argv) {
     TEST_CHECK(local_area[j] != NULL, "out of memory");
   }
   pthread_barrier_init(&node_bar, NULL, K);
-  test_print0("testimages (%s): %u nodes, %u images (%s), %d iterations\n",
+  test_print0("testimages (%s): %u nodes, %u images (per node: %s), %d iterations\n",
               images_null ? "images NULL" : "GASNET_PAR", (unsigned)N, (unsigned)NI,
-              uneven ? "uneven" : "even", iters);
+              list ? list : uneven ? "uneven" : "even", iters);
 
   img_t *ims = calloc(K, sizeof *ims);
   pthread_t *th = calloc(K, sizeof *th);
