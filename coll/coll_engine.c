@@ -26,6 +26,14 @@ void gasnete_coll_unlock(void) {}
 static int gasnete_coll_trylock(void) { return 1; }
 #endif
 
+/* ------------------------------------------------------------ threads */
+#ifdef GASNETE_COLL_THREADS
+static __thread char gasnete_coll_thread_mark;
+#else
+static char gasnete_coll_thread_mark;
+#endif
+const void *gasnete_coll_thread_token(void) { return &gasnete_coll_thread_mark; }
+
 /* ------------------------------------------------------------ live ops */
 #define GASNETE_COLL_BUCKETS 1024u /* power of two */
 static gasnete_coll_op_t *gasnete_coll_buckets[GASNETE_COLL_BUCKETS];
@@ -214,6 +222,7 @@ static void gasnete_coll_retire(gasnete_coll_op_t *op) {
   if (op->alg->cleanup) op->alg->cleanup(op);
   if (op->handle) gasnete_coll_handle_op_done(op->handle); /* images: the cleanup did */
   free(op);
+  gasnete_coll_progress_op_retired();
   gasneti_progress_disable(gasnete_coll_hook);
 }
 
@@ -275,6 +284,7 @@ gasnete_coll_op_t *gasnete_coll_op_start_alg(gasnete_coll_team_t *team,
   op->team = team;
   op->args = *args;
   op->handle = handle;
+  op->owner = gasnete_coll_thread_token();
   op->call = call;
   op->alg = alg;
   int in_all = (args->flags & GASNET_COLL_IN_ALLSYNC) != 0;
@@ -297,6 +307,7 @@ gasnete_coll_op_t *gasnete_coll_op_start_alg(gasnete_coll_team_t *team,
   gasnete_coll_inbox_drain();
   gasneti_progress_enable(gasnete_coll_hook);
   gasnete_coll_unlock();
+  gasnete_coll_progress_op_started();
   return op;
 }
 

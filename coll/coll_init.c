@@ -57,6 +57,8 @@ static void gasnete_coll_node_init(const gasnet_coll_fn_entry_t fn_tbl[], size_t
   gasnete_coll_team_all.next_seq = 0;
   gasnete_coll_engine_init();
   gasnete_coll_select_init();
+  int progress_thread = gasnete_coll_progress_init();
+  gasneti_wait_threads_hint(gasnete_coll_images.mine + (progress_thread ? 1u : 0u));
 }
 
 /* With images, every image's thread calls this (coll_images.h); the first

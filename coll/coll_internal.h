@@ -227,6 +227,7 @@ struct gasnete_coll_op_s {
   const char *call; /* the initiating call, for messages */
   uint32_t subphase; /* a phase of a composite algorithm: 1.., tagged on sends */
   gasnete_coll_handle_t *handle;
+  const void *owner; /* the thread that started it (gasnete_coll_thread_token) */
   void *priv; /* the algorithm's state */
 };
 
@@ -253,6 +254,14 @@ extern gasnete_coll_op_t *gasnete_coll_op_start_alg(gasnete_coll_team_t *team,
                                                     const gasnete_coll_alg_t *alg,
                                                     gasnete_coll_handle_t *handle,
                                                     const char *call);
+/* A token naming the calling thread. Extended-API handles belong to the
+ * thread that made them, so steps that start and sync puts run only on an
+ * op's owner: the thread that started it, which syncs the op's handle and
+ * so keeps polling until the op is done. */
+extern const void *gasnete_coll_thread_token(void);
+static inline int gasnete_coll_on_owner_thread(const gasnete_coll_op_t *op) {
+  return op->owner == gasnete_coll_thread_token();
+}
 /* Drop what the early-arrival store holds for a team being freed. */
 extern void gasnete_coll_forget_team(uint32_t team_id);
 extern void gasnete_coll_kick(void);
@@ -286,6 +295,12 @@ extern size_t gasnete_coll_select_put_threshold(void);
 extern const gasnete_coll_alg_t *gasnete_coll_select(const gasnete_coll_args_t *args,
                                                      gasnet_node_t size);
 extern void gasnete_coll_select_init(void);
+
+/* coll_progress.c: the optional progress thread. */
+extern int gasnete_coll_progress_init(void); /* 1: the thread runs */
+extern void gasnete_coll_progress_op_started(void);
+extern void gasnete_coll_progress_op_retired(void);
+extern int gasnete_coll_on_progress_thread(void);
 
 /* init.c */
 extern int gasnete_coll_initialized;

@@ -82,9 +82,14 @@ gasnete_coll_progress_t gasnete_coll_putfan_alg_progress(gasnete_coll_op_t *op) 
     for (uint32_t i = 0; i < fan->nannounce; i++)
       gasnete_coll_send_signal(op, fan->announce[i], tag, (uint64_t)(uintptr_t)fan->my_buffer);
   }
-  if (fan->next_put < fan->nputs) gasnete_coll_putfan_issue(fan, op);
-  if (fan->unsignalled) gasnete_coll_putfan_signal(fan, op);
-  if (fan->next_put < fan->nputs || fan->unsignalled) return GASNETE_COLL_NOT_YET;
+  if (fan->next_put < fan->nputs || fan->unsignalled) {
+    /* Put handles belong to the thread that makes them: only the owner
+     * issues and syncs them (another thread's poll leaves them be). */
+    if (!gasnete_coll_on_owner_thread(op)) return GASNETE_COLL_NOT_YET;
+    if (fan->next_put < fan->nputs) gasnete_coll_putfan_issue(fan, op);
+    if (fan->unsignalled) gasnete_coll_putfan_signal(fan, op);
+    if (fan->next_put < fan->nputs || fan->unsignalled) return GASNETE_COLL_NOT_YET;
+  }
   if (__atomic_load_n(&fan->done_received, __ATOMIC_ACQUIRE) < fan->done_expected)
     return GASNETE_COLL_NOT_YET;
   return GASNETE_COLL_DONE;

@@ -13,7 +13,7 @@
  * gasnet_coll_team_split / _create (team_split.c) and have their barrier
  * in team_barrier.c. The GASNet-1 spellings with the gasnete_ prefix are
  * the entry points; gasnet_coll.h maps the gasnet_ spellings onto them. */
-#include "coll_internal.h"
+#include "coll_images.h"
 
 #include <stdlib.h>
 
@@ -139,15 +139,20 @@ void gasnete_coll_team_free(gasnet_team_handle_t handle) {
 
 /* ------------------------------------------------------------ barrier */
 /* GASNET_BARRIERFLAG_IMAGES asks for a barrier over every image; with one
- * image per node that is the barrier over every node. */
-static int gasnete_coll_node_barrier_flags(int flags) {
+ * image per node that is the barrier over every node. With several, a
+ * barrier over images is not provided: one thread per node calls it. */
+static int gasnete_coll_node_barrier_flags(int flags, const char *call) {
+  if ((flags & GASNET_BARRIERFLAG_IMAGES) && gasnete_coll_images.multi)
+    gasneti_fatalerror("%s: flags 0x%x: GASNET_BARRIERFLAG_IMAGES with several images per node "
+                       "is not supported (call the barrier from one thread per node, without it)",
+                       call, (unsigned)flags);
   return flags & ~GASNET_BARRIERFLAG_IMAGES;
 }
 
 void gasnete_coll_barrier_notify(gasnet_team_handle_t handle, int id, int flags) {
   gasnete_coll_team_t *team = gasnete_coll_team_lookup(handle, "gasnet_coll_barrier_notify");
   if (team == &gasnete_coll_team_all)
-    gasnet_barrier_notify(id, gasnete_coll_node_barrier_flags(flags));
+    gasnet_barrier_notify(id, gasnete_coll_node_barrier_flags(flags, "gasnet_coll_barrier_notify"));
   else
     gasnete_coll_team_barrier_notify(team, id, flags);
 }
@@ -155,14 +160,14 @@ void gasnete_coll_barrier_notify(gasnet_team_handle_t handle, int id, int flags)
 int gasnete_coll_barrier_wait(gasnet_team_handle_t handle, int id, int flags) {
   gasnete_coll_team_t *team = gasnete_coll_team_lookup(handle, "gasnet_coll_barrier_wait");
   if (team == &gasnete_coll_team_all)
-    return gasnet_barrier_wait(id, gasnete_coll_node_barrier_flags(flags));
+    return gasnet_barrier_wait(id, gasnete_coll_node_barrier_flags(flags, "gasnet_coll_barrier_wait"));
   return gasnete_coll_team_barrier_wait(team, id, flags);
 }
 
 int gasnete_coll_barrier_try(gasnet_team_handle_t handle, int id, int flags) {
   gasnete_coll_team_t *team = gasnete_coll_team_lookup(handle, "gasnet_coll_barrier_try");
   if (team == &gasnete_coll_team_all)
-    return gasnet_barrier_try(id, gasnete_coll_node_barrier_flags(flags));
+    return gasnet_barrier_try(id, gasnete_coll_node_barrier_flags(flags, "gasnet_coll_barrier_try"));
   return gasnete_coll_team_barrier_try(team, id, flags);
 }
 

@@ -24,19 +24,73 @@
 
 #include <stdlib.h>
 
-typedef struct {
-  gasnete_coll_composite_t inner;
-  void *owned_src, *owned_dst; /* scratch buffers, freed at cleanup */
-  int packed, unpacked;
-  gasnete_coll_images_red_t *red; /* reduce and scan */
-} images_op_t;
 
 static size_t images_max(void) { return gasnete_coll_images.max_local; }
 static gasnet_image_t images_first(gasnet_node_t n) { return gasnete_coll_images.first[n]; }
 
-static char *images_scratch(void **owned, size_t nbytes) {
-  *owned = gasnete_coll_malloc(nbytes);
-  return *owned;
+typedef struct {
+  gasnete_coll_composite_t inner;
+  void *owned_src, *owned_dst; /* scratch buffers, given back at cleanup */
+  size_t owned_src_size, owned_dst_size;
+  int packed, unpacked;
+  gasnete_coll_images_red_t *red; /* reduce and scan */
+} images_op_t;
+
+/* ------------------------------------------------------------ scratch
+ * Node buffers are kept for the next op instead of freed: large fresh
+ * allocations come from the kernel as new pages, and faulting them in
+ * costs more than the copies themselves. A few buffers are kept (ops in
+ * flight at once each need their own), the largest first to go when
+ * there are too many. Engine lock held (setup and cleanup run under it). */
+#define IMAGES_KEPT_BUFFERS 8
+typedef struct {
+  void *buf;
+  size_t size;
+} images_kept_t;
+static images_kept_t images_kept[IMAGES_KEPT_BUFFERS];
+
+static void *images_scratch_get(size_t nbytes, size_t *size_p) {
+  int best = -1;
+  for (int i = 0; i < IMAGES_KEPT_BUFFERS; i++)
+    if (images_kept[i].buf && images_kept[i].size >= nbytes &&
+        (best < 0 || images_kept[i].size < images_kept[best].size))
+      best = i;
+  if (best < 0) {
+    *size_p = nbytes;
+    return gasnete_coll_malloc(nbytes);
+  }
+  void *buf = images_kept[best].buf;
+  *size_p = images_kept[best].size;
+  images_kept[best].buf = NULL;
+  return buf;
+}
+
+static void images_scratch_put(void *buf, size_t size) {
+  if (!buf) return;
+  int slot = -1;
+  for (int i = 0; i < IMAGES_KEPT_BUFFERS && slot < 0; i++)
+    if (!images_kept[i].buf) slot = i;
+  if (slot < 0) { /* full: drop the largest kept one, or this one */
+    slot = 0;
+    for (int i = 1; i < IMAGES_KEPT_BUFFERS; i++)
+      if (images_kept[i].size > images_kept[slot].size) slot = i;
+    if (images_kept[slot].size < size) {
+      free(buf);
+      return;
+    }
+    free(images_kept[slot].buf);
+  }
+  images_kept[slot].buf = buf;
+  images_kept[slot].size = size;
+}
+
+static char *images_src_scratch(images_op_t *p, size_t nbytes) {
+  p->owned_src = images_scratch_get(nbytes, &p->owned_src_size);
+  return p->owned_src;
+}
+static char *images_dst_scratch(images_op_t *p, size_t nbytes) {
+  p->owned_dst = images_scratch_get(nbytes, &p->owned_dst_size);
+  return p->owned_dst;
 }
 
 /* The node-level arguments of a gang: sizes per node, root node. */
@@ -68,20 +122,20 @@ static void images_inner_buffers(gasnete_coll_op_t *op, images_op_t *p, gasnete_
       if (root) in->src = g->src[g->args.root - f];
       break;
     case GASNETE_COLL_SCATTER:
-      if (root) in->src = uniform ? g->src[g->args.root - f] : images_scratch(&p->owned_src, all);
-      in->dst = images_scratch(&p->owned_dst, op->args.nbytes);
+      if (root) in->src = uniform ? g->src[g->args.root - f] : images_src_scratch(p, all);
+      in->dst = images_dst_scratch(p, op->args.nbytes);
       break;
     case GASNETE_COLL_GATHER:
-      in->src = images_scratch(&p->owned_src, op->args.nbytes);
-      if (root) in->dst = uniform ? g->dst[g->args.root - f] : images_scratch(&p->owned_dst, all);
+      in->src = images_src_scratch(p, op->args.nbytes);
+      if (root) in->dst = uniform ? g->dst[g->args.root - f] : images_dst_scratch(p, all);
       break;
     case GASNETE_COLL_GATHER_ALL:
-      in->src = images_scratch(&p->owned_src, op->args.nbytes);
-      if (!uniform) in->dst = images_scratch(&p->owned_dst, all);
+      in->src = images_src_scratch(p, op->args.nbytes);
+      if (!uniform) in->dst = images_dst_scratch(p, all);
       break;
     case GASNETE_COLL_EXCHANGE:
-      in->src = images_scratch(&p->owned_src, all);
-      in->dst = images_scratch(&p->owned_dst, all);
+      in->src = images_src_scratch(p, all);
+      in->dst = images_dst_scratch(p, all);
       break;
     default: gasnete_coll_images_red_buffers(op, &p->red, in); break;
   }
@@ -228,8 +282,8 @@ static void images_cleanup(gasnete_coll_op_t *op) {
   gasnete_coll_gang_t *g = op->args.gang;
   gasnete_coll_composite_cleanup(&p->inner);
   gasnete_coll_images_red_free(p->red);
-  free(p->owned_src);
-  free(p->owned_dst);
+  images_scratch_put(p->owned_src, p->owned_src_size);
+  images_scratch_put(p->owned_dst, p->owned_dst_size);
   free(p);
   for (gasnet_image_t j = 0; j < gasnete_coll_images.mine; j++)
     gasnete_coll_handle_op_done(g->handles[j]);

@@ -12,6 +12,7 @@ COLL_SOURCES = \
 	coll/coll_init.c \
 	coll/coll_mforms.c \
 	coll/coll_msg.c \
+	coll/coll_progress.c \
 	coll/coll_putfan.c \
 	coll/coll_sync.c \
 	coll/coll_team.c \

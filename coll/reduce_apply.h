@@ -30,10 +30,12 @@ static inline int gasnete_coll_apply_noncomm(const gasnete_coll_apply_t *fn) {
 
 /* May the function run here and now? A function registered without
  * AMSAFE runs only on an application thread outside handler context
- * (inside a poll or sync call); progress functions that need it return
- * "not yet" otherwise and run it on the next poll. */
+ * (inside a poll or sync call), never on the library's progress thread;
+ * progress functions that need it return "not yet" otherwise and run it
+ * on the next poll. */
 static inline int gasnete_coll_apply_may_run(const gasnete_coll_apply_t *fn) {
-  return (fn->flags & GASNET_COLL_AMSAFE) || !gasneti_in_handler();
+  return (fn->flags & GASNET_COLL_AMSAFE) ||
+         (!gasneti_in_handler() && !gasnete_coll_on_progress_thread());
 }
 
 /* out = elems[0] op .. op elems[n-1] (n >= 1; out must not overlap elems). */

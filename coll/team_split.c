@@ -13,7 +13,7 @@
  * Team creation calls of one node must not run concurrently (they read and
  * advance this node's next id); in a PAR process one thread at a time
  * makes them, as with any collective initiation of one image per node. */
-#include "coll_internal.h"
+#include "coll_images.h"
 
 #include <stdlib.h>
 
@@ -115,6 +115,9 @@ static gasnet_team_handle_t gasnete_coll_split_common(gasnet_team_handle_t paren
 static void gasnete_coll_check_creation_call(const char *call) {
   if (!gasnete_coll_initialized) gasnete_coll_fatal_misuse(call, "called before gasnet_coll_init");
   if (gasneti_in_handler()) gasnete_coll_fatal_misuse(call, "called from inside an AM handler");
+  if (gasnete_coll_images.multi)
+    gasnete_coll_fatal_misuse(call, "teams are not available with several images per node "
+                                    "(collectives run on GASNET_TEAM_ALL only)");
 }
 
 gasnet_team_handle_t gasnete_coll_team_split(gasnet_team_handle_t parent, gasnet_node_t color,

@@ -59,6 +59,12 @@ extern int gasneti_barrier_pending(void);
  * calls that are illegal inside handlers. */
 extern int gasneti_in_handler(void);
 
+/* A layer that runs several threads per process that wait in GASNet (the
+ * collectives' images, its progress thread) says how many, so that the
+ * default wait mode (GASNET_WAIT_MODE unset) blocks instead of spinning
+ * when the job's waiting threads outnumber the cores. */
+extern void gasneti_wait_threads_hint(unsigned threads_per_process);
+
 GASNETI_END_EXTERNC
 
 #endif

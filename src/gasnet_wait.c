@@ -2,7 +2,9 @@
  * waiter spins (lowest latency); when the job's processes outnumber the
  * cores, spinning steals the CPU from the very process being waited for, so
  * the waiter yields and, if the wait drags on, sleeps briefly (seed 004,
- * sec. 3.3). GASNET_WAIT_MODE or gasnet_set_waitmode() override the choice. */
+ * sec. 3.3). Threads count too: a layer running several waiting threads per
+ * process says so with gasneti_wait_threads_hint. GASNET_WAIT_MODE or
+ * gasnet_set_waitmode() override the choice. */
 #include "gasnet_internal.h"
 
 #include <sched.h>
@@ -25,15 +27,33 @@ static int gasneti_parse_waitmode(const char *text) {
   gasneti_fatalerror("GASNET_WAIT_MODE=\"%s\" is not one of spin, block, spinblock", text);
 }
 
-void gasneti_wait_init(unsigned local_processes) {
+static unsigned gasneti_wait_local_processes = 1;
+static int gasneti_wait_mode_given; /* by GASNET_WAIT_MODE or gasnet_set_waitmode */
+
+static int gasneti_wait_oversubscribed(unsigned waiters) {
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  int oversubscribed = cores > 0 && (long)local_processes > cores;
+  return cores > 0 && (long)waiters > cores;
+}
+
+void gasneti_wait_init(unsigned local_processes) {
+  gasneti_wait_local_processes = local_processes ? local_processes : 1;
+  int oversubscribed = gasneti_wait_oversubscribed(local_processes);
   const char *dflt = oversubscribed ? "block (processes outnumber cores)" : "spin";
   const char *text = gasneti_getenv_verbose("GASNET_WAIT_MODE", dflt);
+  gasneti_wait_mode_given = text != NULL;
   if (text)
     gasneti_wait_mode = gasneti_parse_waitmode(text);
   else
     gasneti_wait_mode = oversubscribed ? GASNET_WAIT_BLOCK : GASNET_WAIT_SPIN;
+}
+
+/* The default counts every thread that waits: with several waiting threads
+ * per process, spinning ones can steal the cores from the thread or process
+ * being waited for just as surplus processes do. */
+void gasneti_wait_threads_hint(unsigned threads_per_process) {
+  if (gasneti_wait_mode_given || threads_per_process <= 1) return;
+  if (gasneti_wait_oversubscribed(gasneti_wait_local_processes * threads_per_process))
+    gasneti_wait_mode = GASNET_WAIT_BLOCK;
 }
 
 int gasnet_set_waitmode(int wait_mode) {
@@ -42,6 +62,7 @@ int gasnet_set_waitmode(int wait_mode) {
     return gasneti_error(GASNET_ERR_BAD_ARG, "gasnet_set_waitmode", "wait_mode %d is unknown",
                          wait_mode);
   gasneti_wait_mode = wait_mode;
+  gasneti_wait_mode_given = 1;
   return GASNET_OK;
 }
 

@@ -27,7 +27,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-# format CSV: op,alg,nodes,bytes,sync,usec_median,usec_min -> one table per (op, sync).
+# format CSV: op,alg,nodes,bytes,sync,usec_median,usec_min,images_per_node
+# -> one table per (op, sync).
 format() {
   awk -F, '
   NR == 1 { next }

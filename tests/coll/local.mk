@@ -1,6 +1,7 @@
 # tests/coll: the collectives tests (cases: tests/coll/coll.cases) and the
-# collectives benchmark tests/perf/collperf. The top Makefile.am includes
-# this fragment after tests/perf/local.mk.
+# collectives benchmark tests/perf/collperf (and collperf-par, its PAR
+# build). The top Makefile.am includes this fragment after
+# tests/perf/local.mk.
 EXTRA_DIST += tests/coll/coll.cases tests/coll/collperf_all.sh \
 	tests/coll/expect_fail_or_skip.sh
 noinst_HEADERS += tests/coll/coll_test.h
@@ -22,6 +23,8 @@ check_PROGRAMS += \
 	tests/coll/testcollerr \
 	tests/coll/testreduce \
 	tests/coll/testteam \
+	tests/coll/testprogress \
+	tests/coll/testimageserr \
 	tests/coll/test_trees \
 	tests/coll/testimages tests/coll/testimages-par
 
@@ -54,6 +57,16 @@ tests_coll_testteam_CPPFLAGS = $(COLL_TESTS_SEQ_CPPFLAGS)
 tests_coll_testteam_LDADD = $(COLL_TESTS_SEQ_LIBS)
 tests_coll_testteam_LDFLAGS = $(COLL_TESTS_LINK_FLAGS)
 
+tests_coll_testprogress_SOURCES = tests/coll/testprogress.c
+tests_coll_testprogress_CPPFLAGS = $(COLL_TESTS_PAR_CPPFLAGS)
+tests_coll_testprogress_LDADD = $(COLL_TESTS_PAR_LIBS)
+tests_coll_testprogress_LDFLAGS = $(COLL_TESTS_LINK_FLAGS)
+
+tests_coll_testimageserr_SOURCES = tests/coll/testimageserr.c
+tests_coll_testimageserr_CPPFLAGS = $(COLL_TESTS_PAR_CPPFLAGS)
+tests_coll_testimageserr_LDADD = $(COLL_TESTS_PAR_LIBS)
+tests_coll_testimageserr_LDFLAGS = $(COLL_TESTS_LINK_FLAGS)
+
 # Several images per node and the M forms: the SEQ build with images NULL,
 # the PAR build with one thread per image.
 tests_coll_testimages_SOURCES = tests/coll/testimages.c
@@ -75,4 +88,10 @@ tests_perf_collperf_SOURCES = tests/perf/collperf.c
 tests_perf_collperf_CPPFLAGS = $(PUBLIC_CPPFLAGS) -I$(top_srcdir)/conduits/smp -DGASNET_SEQ
 tests_perf_collperf_LDADD = $(COLL_TESTS_SEQ_LIBS)
 tests_perf_collperf_LDFLAGS = $(COLL_TESTS_LINK_FLAGS)
+# The same benchmark with several images (threads) per node (-I).
+noinst_PROGRAMS += tests/perf/collperf-par
+tests_perf_collperf_par_SOURCES = tests/perf/collperf.c
+tests_perf_collperf_par_CPPFLAGS = $(PUBLIC_CPPFLAGS) -I$(top_srcdir)/conduits/smp -DGASNET_PAR
+tests_perf_collperf_par_LDADD = $(COLL_TESTS_PAR_LIBS)
+tests_perf_collperf_par_LDFLAGS = $(COLL_TESTS_LINK_FLAGS)
 endif

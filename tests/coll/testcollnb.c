@@ -471,7 +471,9 @@ static void *progress_thread(void *arg) {
 
 static void usage(void) {
   fprintf(stderr, "usage: testcollnb [-n COUNT] [-e EARLY] [-t TESTS] [-a OP=ALG]... "
-                  "[-P PUTTHRESH] [-s SEED]\n");
+                  "[-P PUTTHRESH] [-s SEED] [-T 0|1] [-E VAR=VALUE]\n"
+                  "  -T 1: run the library's progress thread (GASNET_COLL_PROGRESS_THREAD)\n"
+                  "  -E VAR=VALUE: set an environment variable before gasnet_init\n");
   exit(2);
 }
 
@@ -489,6 +491,14 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "-P")) setenv("GASNET_COLL_PUT_THRESHOLD", v, 1);
     else if (!strcmp(a, "-s")) seed = strtoull(v, NULL, 10);
     else if (!strcmp(a, "-w")) watchdog_secs = atoi(v);
+    else if (!strcmp(a, "-T")) setenv("GASNET_COLL_PROGRESS_THREAD", v, 1); /* before init */
+    else if (!strcmp(a, "-E")) {
+      const char *eq = strchr(v, '=');
+      if (!eq || eq == v) usage();
+      char name[128];
+      snprintf(name, sizeof name, "%.*s", (int)(eq - v), v);
+      setenv(name, eq + 1, 1);
+    }
     else usage();
   }
   if (count < 8 || early_count < 1) usage();

@@ -1,7 +1,7 @@
 /* collperf: latency of the data-movement collectives.
  *
  * Usage: collperf [-a ALG] [-o OPS] [-n MIN] [-m MAX] [-x FACTOR] [-i ITERS]
- *                 [-r REPS] [-s SYNCS] [-R RADIX] [-O] [-c]
+ *                 [-r REPS] [-s SYNCS] [-R RADIX] [-O] [-c] [-I IMAGES] [-h]
  *
  *   -a ALG     force algorithm ALG for every op that has one of that name
  *              (GASNET_COLL_<OP>_ALG, set before gasnet_init so every node
@@ -10,7 +10,8 @@
  *              choice ("auto"). To compare algorithms run once per ALG;
  *              tests/coll/collperf_all.sh does that and joins the tables.
  *   -o OPS     comma list of ops (broadcast, scatter, gather, gather_all,
- *              exchange); default all (that have ALG)
+ *              exchange, reduce, reduce_nc, scan, scan_nc); default all
+ *              (that have ALG)
  *   -n MIN, -m MAX   block sizes in bytes, default 8 .. 1M (K/M suffixes)
  *   -x FACTOR  size step, default 4 (MAX is always measured)
  *   -i ITERS   collectives per repetition for small blocks (default 200;
@@ -24,16 +25,23 @@
  *   -O         buffers outside the segment (malloc); default: in the
  *              segment with SRC_/DST_IN_SEGMENT, where the put-based
  *              algorithms are eligible
- *   -c         CSV instead of tables
+ *   -c         CSV instead of tables (the last column: images per node)
+ *   -I IMAGES  images (threads) per node, default 1. More than one needs
+ *              the PAR build, tests/perf/collperf-par: each node starts
+ *              IMAGES-1 pthreads, every image calls gasnet_coll_init with
+ *              IMAGES for every node and runs every collective with its
+ *              own malloc'd buffers (-O is implied)
+ *   -h         print this list
  *
  * Every call is the blocking form with GASNET_COLL_LOCAL addressing; the
- * root of rooted ops is node 0; the block size is per node (a gather at
- * 1 MiB gathers N MiB at the root). One repetition: a barrier, ITERS
- * collectives back to back, a barrier; its time / ITERS is one sample,
- * measured on node 0 (the closing barrier makes it include the slowest
- * node). Under IN_NOSYNC|OUT_NOSYNC consecutive collectives may overlap,
- * so that column is the pipelined cost per collective. Printed on node 0:
- * the median and the minimum of the samples, in microseconds. */
+ * root of rooted ops is image 0 (on node 0); the block size is per image
+ * (a gather at 1 MiB gathers NImages MiB at the root). One repetition: a
+ * barrier, ITERS collectives back to back, a barrier; its time / ITERS is
+ * one sample, measured by image 0 of node 0 (the closing barrier makes it
+ * include the slowest image). Under IN_NOSYNC|OUT_NOSYNC consecutive
+ * collectives may overlap, so that column is the pipelined cost per
+ * collective. Printed by image 0 of node 0: the median and the minimum of
+ * the samples, in microseconds. */
 #define _POSIX_C_SOURCE 200809L
 #include <gasnet.h>
 #include <gasnet_coll.h>
@@ -43,8 +51,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(GASNET_PAR)
+#include <pthread.h>
+#endif
+
 /* reduce and scan: int32 sums in a blocked layout (one block of bytes / 4
- * elements per node), with the built-in sum registered commutative
+ * elements per image), with the built-in sum registered commutative
  * ("reduce", "scan") and as NONCOMM ("reduce_nc", "scan_nc"). Their rows
  * add two yardsticks: "compute", the time to sum one node's elements with
  * one call of the same function, and "bcast8", the 8-byte broadcast. */
@@ -87,15 +99,35 @@ static struct {
     const char *alg;
     int ops[OP_COUNT];
     size_t min, max, factor;
-    int iters, reps, csv, out_of_seg;
+    int iters, reps, csv, out_of_seg, images;
     int syncs[SYNC_COUNT];
-} opt = {NULL, {0}, 8, (size_t)1 << 20, 4, 200, 7, 0, 0, {0}};
+} opt = {NULL, {0}, 8, (size_t)1 << 20, 4, 200, 7, 0, 0, 1, {0}};
 
 static gasnet_node_t N, ME;
+static size_t NIMG; /* images in the job: N * opt.images */
+
+/* One image: its place on the node and its buffers. */
+typedef struct {
+    gasnet_image_t local;     /* 0 .. opt.images - 1 */
+    unsigned char *dst, *src; /* opt.max * NIMG bytes each */
+    int reporter;             /* image 0 of node 0 measures and prints */
+} image_t;
+
+#if defined(GASNET_PAR)
+static pthread_barrier_t node_images; /* the images of this node */
+#endif
 
 static void die(const char *msg, const char *arg) {
   fprintf(stderr, "collperf: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
   exit(2);
+}
+
+static void usage(void) {
+  printf("usage: collperf [-a ALG] [-o OPS] [-n MIN] [-m MAX] [-x FACTOR] [-i ITERS] [-r REPS]\n"
+         "                [-s all,no,my] [-R RADIX] [-O] [-c] [-I IMAGES] [-h]\n"
+         "  -I IMAGES  images (threads) per node; more than 1 needs collperf-par\n"
+         "  (the other options: the comment at the top of tests/perf/collperf.c)\n");
+  exit(0);
 }
 
 static size_t parse_size(const char *s) {
@@ -113,9 +145,25 @@ static int has_alg(int op, const char *alg) {
   return 0;
 }
 
-static void barrier(void) {
+static void node_barrier(void) {
   gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
   gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS);
+}
+
+/* A barrier of every image. The node barrier takes one call per node:
+ * image 0 makes it once the node's images have all arrived, and the
+ * others leave only after it has completed. */
+static void barrier(const image_t *im) {
+#if defined(GASNET_PAR)
+  if (opt.images > 1) {
+    pthread_barrier_wait(&node_images);
+    if (im->local == 0) node_barrier();
+    pthread_barrier_wait(&node_images);
+    return;
+  }
+#endif
+  (void)im;
+  node_barrier();
 }
 
 static void run_coll(int op, void *dst, void *src, size_t nbytes, int flags) {
@@ -127,18 +175,19 @@ static void run_coll(int op, void *dst, void *src, size_t nbytes, int flags) {
     case OP_GATHER_ALL: gasnet_coll_gather_all(T, dst, src, nbytes, flags); break;
     case OP_EXCHANGE: gasnet_coll_exchange(T, dst, src, nbytes, flags); break;
     default: {
-      size_t per_node = nbytes / 4 ? nbytes / 4 : 1, count = per_node * N;
+      size_t per_image = nbytes / 4 ? nbytes / 4 : 1, count = per_image * NIMG;
       int fn = (op == OP_REDUCE || op == OP_SCAN) ? FN_SUM : FN_SUM_NONCOMM;
       if (op == OP_REDUCE || op == OP_REDUCE_NC)
-        gasnet_coll_reduce(T, 0, dst, src, per_node, 0, 4, count, fn, GASNET_COLL_TYPE_INT32, flags);
+        gasnet_coll_reduce(T, 0, dst, src, per_image, 0, 4, count, fn, GASNET_COLL_TYPE_INT32,
+                           flags);
       else
-        gasnet_coll_scan(T, dst, per_node, 0, src, per_node, 0, 4, count, fn,
+        gasnet_coll_scan(T, dst, per_image, 0, src, per_image, 0, 4, count, fn,
                          GASNET_COLL_TYPE_INT32, flags | GASNET_COLL_INCLUSIVE_SCAN);
     }
   }
 }
 
-/* The compute floor: one node's elements summed by one call (us). */
+/* The compute floor: one image's elements summed by one call (us). */
 static double compute_floor(const void *src, size_t nbytes) {
   size_t n = nbytes / 4 ? nbytes / 4 : 1;
   int32_t out;
@@ -157,25 +206,26 @@ static int cmp_double(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-/* Median and minimum latency (us) of one (op, size, sync). */
-static void measure(int op, size_t nbytes, int sync, void *dst, void *src, double *median_p,
+/* Median and minimum latency (us) of one (op, size, sync), as this image
+ * times it (only the reporter's are printed). */
+static void measure(const image_t *im, int op, size_t nbytes, int sync, double *median_p,
                     double *min_p) {
   int flags = sync_flags[sync] | GASNET_COLL_LOCAL;
   if (!opt.out_of_seg) flags |= GASNET_COLL_DST_IN_SEGMENT | GASNET_COLL_SRC_IN_SEGMENT;
-  size_t per_iter = nbytes * N;
+  size_t per_iter = nbytes * NIMG;
   int iters = opt.iters;
   if ((size_t)iters * per_iter > ((size_t)32 << 20)) iters = (int)(((size_t)32 << 20) / per_iter);
   if (iters < 3) iters = 3;
   double *samples = malloc((size_t)opt.reps * sizeof *samples);
   if (!samples) die("out of memory", NULL);
-  barrier();
-  run_coll(op, dst, src, nbytes, flags); /* warm-up */
-  run_coll(op, dst, src, nbytes, flags);
+  barrier(im);
+  run_coll(op, im->dst, im->src, nbytes, flags); /* warm-up */
+  run_coll(op, im->dst, im->src, nbytes, flags);
   for (int r = 0; r < opt.reps; r++) {
-    barrier();
+    barrier(im);
     gasnett_tick_t t0 = gasnett_ticks_now();
-    for (int i = 0; i < iters; i++) run_coll(op, dst, src, nbytes, flags);
-    barrier();
+    for (int i = 0; i < iters; i++) run_coll(op, im->dst, im->src, nbytes, flags);
+    barrier(im);
     gasnett_tick_t t1 = gasnett_ticks_now();
     samples[r] = (double)gasnett_ticks_to_ns(t1 - t0) / 1000.0 / iters;
   }
@@ -198,26 +248,42 @@ static void parse_list(const char *arg, const char *const *names, int count, int
   }
 }
 
-int main(int argc, char **argv) {
-  const char *ops = NULL, *syncs = "all,no", *radix = NULL;
+static void parse_args(int argc, char **argv, const char **ops, const char **syncs,
+                       const char **radix) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "-c")) { opt.csv = 1; continue; }
     if (!strcmp(a, "-O")) { opt.out_of_seg = 1; continue; }
+    if (!strcmp(a, "-h")) usage();
     if (i + 1 >= argc) die("missing value after", a);
     const char *v = argv[++i];
     if (!strcmp(a, "-a")) opt.alg = strcmp(v, "auto") ? v : NULL;
-    else if (!strcmp(a, "-o")) ops = v;
+    else if (!strcmp(a, "-o")) *ops = v;
     else if (!strcmp(a, "-n")) opt.min = parse_size(v);
     else if (!strcmp(a, "-m")) opt.max = parse_size(v);
     else if (!strcmp(a, "-x")) opt.factor = parse_size(v);
     else if (!strcmp(a, "-i")) opt.iters = atoi(v);
     else if (!strcmp(a, "-r")) opt.reps = atoi(v);
-    else if (!strcmp(a, "-s")) syncs = v;
-    else if (!strcmp(a, "-R")) radix = v;
+    else if (!strcmp(a, "-s")) *syncs = v;
+    else if (!strcmp(a, "-R")) *radix = v;
+    else if (!strcmp(a, "-I")) opt.images = atoi(v);
     else die("unknown option", a);
   }
-  if (opt.iters < 1 || opt.reps < 1 || opt.factor < 2 || opt.min > opt.max) die("bad options", NULL);
+  if (opt.iters < 1 || opt.reps < 1 || opt.factor < 2 || opt.min > opt.max || opt.images < 1)
+    die("bad options", NULL);
+#if !defined(GASNET_PAR)
+  if (opt.images > 1)
+    die("-I above 1 needs the PAR build, tests/perf/collperf-par (this SEQ build runs one "
+        "image per node)",
+        NULL);
+#endif
+  /* Each image has its own buffers: they cannot all be the node's segment. */
+  if (opt.images > 1) opt.out_of_seg = 1;
+}
+
+/* Select the ops and force -a's algorithm (before gasnet_init: the nodes
+ * inherit the environment). */
+static void select_ops(const char *ops, const char *syncs, const char *radix) {
   if (ops) parse_list(ops, op_names, OP_COUNT, opt.ops, "unknown op");
   else for (int o = 0; o < OP_COUNT; o++) opt.ops[o] = 1;
   parse_list(syncs, sync_names, SYNC_COUNT, opt.syncs, "unknown sync variant");
@@ -233,83 +299,176 @@ int main(int argc, char **argv) {
     if (!any) die("no selected op has an algorithm named", opt.alg);
   }
   if (radix) setenv("GASNET_COLL_TREE_RADIX", radix, 1);
+}
 
-  if (gasnet_init(&argc, &argv) != GASNET_OK) die("gasnet_init failed", NULL);
-  N = gasnet_nodes();
-  ME = gasnet_mynode();
-  size_t region = opt.max * N; /* the largest src or dst */
+/* The image's buffers: the node's segment (one image per node, no -O) or
+ * malloc'd. */
+static void image_buffers(image_t *im) {
+  size_t region = opt.max * NIMG; /* the largest src or dst */
+  if (opt.out_of_seg) {
+    im->dst = malloc(region);
+    im->src = malloc(region);
+    if (!im->dst || !im->src) die("out of memory", NULL);
+  } else {
+    gasnet_seginfo_t *si = calloc(N, sizeof *si);
+    if (!si || gasnet_getSegmentInfo(si, (int)N) != GASNET_OK) die("no segment info", NULL);
+    im->dst = si[ME].addr;
+    im->src = im->dst + ((region + GASNET_PAGESIZE - 1) & ~(size_t)(GASNET_PAGESIZE - 1));
+    free(si);
+  }
+  memset(im->dst, 1, region);
+  memset(im->src, 2, region);
+}
+
+static const char *alg_name(void) { return opt.alg ? opt.alg : "auto"; }
+
+static void print_header(void) {
+  if (opt.csv) {
+    printf("op,alg,nodes,bytes,sync,usec_median,usec_min,images_per_node\n");
+  } else {
+    printf("collperf: %u nodes x %d image%s per node, algorithm %s%s, buffers %s, median of %d "
+           "repetitions (us)\n",
+           (unsigned)N, opt.images, opt.images > 1 ? "s" : "", alg_name(),
+           opt.alg ? "" : " (the selector's choice)",
+           opt.out_of_seg ? "outside the segment" : "in the segment (LOCAL, *_IN_SEGMENT)",
+           opt.reps);
+  }
+  fflush(stdout);
+}
+
+static void print_op_header(int op) {
+  printf("\n%s, algorithm %s, %u nodes\n%10s", op_names[op], alg_name(), (unsigned)N, "bytes");
+  for (int s = 0; s < SYNC_COUNT; s++)
+    if (opt.syncs[s]) printf("  %9ssync med  %6s min", sync_names[s], "");
+  if (op_computes(op)) printf("  %9s  %9s", "compute", "bcast8");
+  printf("\n");
+}
+
+/* The yardsticks of reduce and scan: the compute floor and bcast8. */
+static void measure_floors(const image_t *im, int op, size_t nb) {
+  double floor_us = im->reporter ? compute_floor(im->src, nb) : 0, bmed, bmin;
+  measure(im, OP_BCAST, 8, 0, &bmed, &bmin);
+  if (!im->reporter) return;
+  if (opt.csv)
+    printf("%s_floors,compute_bcast8,%u,%zu,all,%.3f,%.3f,%d\n", op_names[op], (unsigned)N, nb,
+           floor_us, bmed, opt.images);
+  else
+    printf("  %9.2f  %9.2f", floor_us, bmed);
+}
+
+/* One row: every sync variant of (op, nb). */
+static void measure_row(const image_t *im, int op, size_t nb) {
+  if (im->reporter && !opt.csv) printf("%10zu", nb);
+  for (int s = 0; s < SYNC_COUNT; s++) {
+    if (!opt.syncs[s]) continue;
+    double med, mn;
+    measure(im, op, nb, s, &med, &mn);
+    if (!im->reporter) continue;
+    if (opt.csv)
+      printf("%s,%s,%u,%zu,%s,%.3f,%.3f,%d\n", op_names[op], alg_name(), (unsigned)N, nb,
+             sync_names[s], med, mn, opt.images);
+    else
+      printf("  %17.2f  %10.2f", med, mn);
+  }
+  if (op_computes(op)) measure_floors(im, op, nb);
+  if (im->reporter) {
+    if (!opt.csv) printf("\n");
+    fflush(stdout);
+  }
+}
+
+/* What every image runs after gasnet_coll_init. */
+static void run_image(image_t *im) {
+  image_buffers(im);
+  if (im->reporter) print_header();
+  for (int op = 0; op < OP_COUNT; op++) {
+    if (!opt.ops[op]) continue;
+    if (im->reporter && !opt.csv) print_op_header(op);
+    for (size_t nb = opt.min;; nb = nb * opt.factor > opt.max && nb < opt.max ? opt.max : nb * opt.factor) {
+      measure_row(im, op, nb);
+      if (nb >= opt.max) break;
+    }
+  }
+  barrier(im);
+  if (opt.out_of_seg) {
+    free(im->dst);
+    free(im->src);
+  }
+}
+
+static gasnet_image_t *images_arg; /* images[] for gasnet_coll_init; NULL: one per node */
+
+static void coll_init(const image_t *im) {
+  gasnet_image_t mine = (gasnet_image_t)(ME * (size_t)opt.images + im->local);
+  gasnet_coll_init(images_arg, images_arg ? mine : 0, fn_table, 2, 0);
+}
+
+#if defined(GASNET_PAR)
+static void *image_thread(void *arg) {
+  image_t *im = arg;
+  coll_init(im);
+  run_image(im);
+  return NULL;
+}
+
+/* Images 1 .. opt.images-1 of this node, each on its own pthread. */
+static pthread_t *start_images(image_t *ims) {
+  pthread_t *threads = calloc((size_t)opt.images, sizeof *threads);
+  if (!threads || pthread_barrier_init(&node_images, NULL, (unsigned)opt.images))
+    die("cannot set up the images", NULL);
+  for (int j = 1; j < opt.images; j++)
+    if (pthread_create(&threads[j], NULL, image_thread, &ims[j]))
+      die("pthread_create failed", NULL);
+  return threads;
+}
+
+static void join_images(pthread_t *threads) {
+  for (int j = 1; j < opt.images; j++) pthread_join(threads[j], NULL);
+  pthread_barrier_destroy(&node_images);
+  free(threads);
+}
+#endif
+
+static void attach(void) {
+  size_t region = opt.max * NIMG;
   uintptr_t segsize = 2 * region + 2 * GASNET_PAGESIZE;
   segsize = (segsize + GASNET_PAGESIZE - 1) & ~(uintptr_t)(GASNET_PAGESIZE - 1);
   if (segsize > gasnet_getMaxLocalSegmentSize()) die("-m too large for the segment", NULL);
   if (gasnet_attach(NULL, 0, segsize, 0) != GASNET_OK) die("gasnet_attach failed", NULL);
-  gasnet_coll_init(NULL, 0, fn_table, 2, 0);
+}
 
-  unsigned char *dst, *src;
-  if (opt.out_of_seg) {
-    dst = malloc(region);
-    src = malloc(region);
-    if (!dst || !src) die("out of memory", NULL);
-  } else {
-    gasnet_seginfo_t *si = calloc(N, sizeof *si);
-    if (!si || gasnet_getSegmentInfo(si, (int)N) != GASNET_OK) die("no segment info", NULL);
-    dst = si[ME].addr;
-    src = dst + ((region + GASNET_PAGESIZE - 1) & ~(size_t)(GASNET_PAGESIZE - 1));
-    free(si);
-  }
-  memset(dst, 1, region);
-  memset(src, 2, region);
+int main(int argc, char **argv) {
+  const char *ops = NULL, *syncs = "all,no", *radix = NULL;
+  parse_args(argc, argv, &ops, &syncs, &radix);
+  select_ops(ops, syncs, radix);
 
-  const char *alg = opt.alg ? opt.alg : "auto";
-  if (ME == 0) {
-    if (opt.csv) {
-      printf("op,alg,nodes,bytes,sync,usec_median,usec_min\n");
-    } else {
-      printf("collperf: %u nodes, algorithm %s%s, buffers %s, median of %d repetitions (us)\n",
-             (unsigned)N, alg, opt.alg ? "" : " (the selector's choice)",
-             opt.out_of_seg ? "outside the segment" : "in the segment (LOCAL, *_IN_SEGMENT)",
-             opt.reps);
-    }
-    fflush(stdout);
+  if (gasnet_init(&argc, &argv) != GASNET_OK) die("gasnet_init failed", NULL);
+  N = gasnet_nodes();
+  ME = gasnet_mynode();
+  NIMG = (size_t)N * (size_t)opt.images;
+  attach();
+
+  image_t *ims = calloc((size_t)opt.images, sizeof *ims);
+  if (!ims) die("out of memory", NULL);
+  for (int j = 0; j < opt.images; j++) {
+    ims[j].local = (gasnet_image_t)j;
+    ims[j].reporter = ME == 0 && j == 0;
   }
-  for (int op = 0; op < OP_COUNT; op++) {
-    if (!opt.ops[op]) continue;
-    if (ME == 0 && !opt.csv) {
-      printf("\n%s, algorithm %s, %u nodes\n%10s", op_names[op], alg, (unsigned)N, "bytes");
-      for (int s = 0; s < SYNC_COUNT; s++)
-        if (opt.syncs[s]) printf("  %9ssync med  %6s min", sync_names[s], "");
-      if (op_computes(op)) printf("  %9s  %9s", "compute", "bcast8");
-      printf("\n");
-    }
-    for (size_t nb = opt.min;; nb = nb * opt.factor > opt.max && nb < opt.max ? opt.max : nb * opt.factor) {
-      if (ME == 0 && !opt.csv) printf("%10zu", nb);
-      for (int s = 0; s < SYNC_COUNT; s++) {
-        if (!opt.syncs[s]) continue;
-        double med, mn;
-        measure(op, nb, s, dst, src, &med, &mn);
-        if (ME == 0) {
-          if (opt.csv)
-            printf("%s,%s,%u,%zu,%s,%.3f,%.3f\n", op_names[op], alg, (unsigned)N, nb,
-                   sync_names[s], med, mn);
-          else
-            printf("  %17.2f  %10.2f", med, mn);
-        }
-      }
-      if (op_computes(op)) {
-        double floor_us = compute_floor(src, nb), bmed, bmin;
-        measure(OP_BCAST, 8, 0, dst, src, &bmed, &bmin);
-        if (ME == 0 && !opt.csv) printf("  %9.2f  %9.2f", floor_us, bmed);
-        if (ME == 0 && opt.csv)
-          printf("%s_floors,compute_bcast8,%u,%zu,all,%.3f,%.3f\n", op_names[op], (unsigned)N, nb,
-                 floor_us, bmed);
-      }
-      if (ME == 0) {
-        if (!opt.csv) printf("\n");
-        fflush(stdout);
-      }
-      if (nb >= opt.max) break;
-    }
+  if (opt.images > 1) {
+    images_arg = malloc(N * sizeof *images_arg);
+    if (!images_arg) die("out of memory", NULL);
+    for (gasnet_node_t n = 0; n < N; n++) images_arg[n] = (gasnet_image_t)opt.images;
   }
-  barrier();
+#if defined(GASNET_PAR)
+  pthread_t *threads = opt.images > 1 ? start_images(ims) : NULL;
+#endif
+  coll_init(&ims[0]); /* this thread is image 0 of the node */
+  run_image(&ims[0]);
+#if defined(GASNET_PAR)
+  if (threads) join_images(threads);
+#endif
+  free(images_arg);
+  free(ims);
   gasnet_exit(0);
   return 0;
 }
