@@ -25,7 +25,8 @@ check_PROGRAMS += \
 	tests/coll/testteam \
 	tests/coll/testprogress \
 	tests/coll/testimageserr \
-	tests/coll/test_trees
+	tests/coll/test_trees \
+	tests/coll/testimages tests/coll/testimages-par
 
 tests_coll_testcoll_SOURCES = tests/coll/testcoll.c
 tests_coll_testcoll_CPPFLAGS = $(COLL_TESTS_SEQ_CPPFLAGS)
@@ -65,6 +66,17 @@ tests_coll_testimageserr_SOURCES = tests/coll/testimageserr.c
 tests_coll_testimageserr_CPPFLAGS = $(COLL_TESTS_PAR_CPPFLAGS)
 tests_coll_testimageserr_LDADD = $(COLL_TESTS_PAR_LIBS)
 tests_coll_testimageserr_LDFLAGS = $(COLL_TESTS_LINK_FLAGS)
+
+# Several images per node and the M forms: the SEQ build with images NULL,
+# the PAR build with one thread per image.
+tests_coll_testimages_SOURCES = tests/coll/testimages.c
+tests_coll_testimages_CPPFLAGS = $(COLL_TESTS_SEQ_CPPFLAGS)
+tests_coll_testimages_LDADD = $(COLL_TESTS_SEQ_LIBS)
+tests_coll_testimages_LDFLAGS = $(COLL_TESTS_LINK_FLAGS)
+tests_coll_testimages_par_SOURCES = tests/coll/testimages.c
+tests_coll_testimages_par_CPPFLAGS = $(COLL_TESTS_PAR_CPPFLAGS)
+tests_coll_testimages_par_LDADD = $(COLL_TESTS_PAR_LIBS)
+tests_coll_testimages_par_LDFLAGS = $(COLL_TESTS_LINK_FLAGS)
 
 # The tree math is pure: coll/trees.c is compiled into the test itself.
 tests_coll_test_trees_SOURCES = tests/coll/test_trees.c coll/trees.c

@@ -1,0 +1,731 @@
+/* testimages: several images (threads) per node and the multiple-address
+ * (M) forms of every collective, checked byte for byte on every image.
+ *
+ * Built twice: testimages-par (GASNET_PAR: the main thread is local image
+ * 0, the others are pthreads, every one calls gasnet_coll_init) and
+ * testimages (GASNET_SEQ: images NULL, one image per node).
+ *
+ * Per iteration, on every image:
+ *   data    broadcastM, scatterM, gatherM, gather_allM, exchangeM: sizes
+ *           1 B, 8 B, 300 B, 64 KiB + 8; SINGLE lists (buffers in each
+ *           node's segment) and LOCAL lists (malloc'd), blocking and _nb;
+ *           the sync mode rotates through all nine, the root through every
+ *           image. Then the single-address forms, each image passing its
+ *           own LOCAL buffers.
+ *   batch   aggregates of five _nb calls, 32 outstanding _nb calls
+ *           synced with gasnet_coll_wait_sync_all, 16 synced one by one in
+ *           reverse order (M forms with SINGLE and LOCAL lists mixed with
+ *           single-address calls).
+ *   reduce  reduceM / scanM (and the single-address forms, LOCAL) with the
+ *           built-in int64 sum and a client non-commutative function
+ *           (composition of affine maps mod 2^64), block sizes 0/1/3/7,
+ *           offsets zero and not, 1 / a few / 3000 elements, against a
+ *           reference folded in element order, compared bit for bit.
+ * Every image checks its own destination (and that sources, unused
+ * destinations and guard bytes after each destination are unchanged).
+ *
+ * Under IN_NOSYNC every image's buffers are made ready by a barrier of all
+ * images before the call (the client's duty); after OUT_NOSYNC a barrier
+ * precedes the check. Otherwise no barrier: data moved too early or too
+ * late shows up as a mismatch.
+ *
+ * Usage: testimages[-par] [-i K] [-u] [-I LIST] [-n ITERS] [-m BYTES] [-w SECONDS]
+ *                        [-a OP=ALG]... [-e VAR=VAL]... [-v]
+ *   -i K  images per node (PAR only; default 2; 0: images NULL)
+ *   -u    uneven: node n has 1 + (n + K - 1) % K images
+ *   -n    iterations (default 1: it has every sync mode and root)
+ *   -w    watchdog: a process still running after SECONDS dies (default 60)
+ *   -m B  the largest data-movement size (default 65544)
+ *   -I L  images per node from the comma list L (PAR; cycled over the nodes)
+ *   -a OP=ALG   force a node-level algorithm (testcollnb's -a)
+ *   -e VAR=VAL  set VAR for every node (e.g. GASNET_COLL_REDUCE_ALG=knomial)
+ *   -v    one line per data-movement collective (image 0) */
+#define _POSIX_C_SOURCE 200809L
+#include "coll_test.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------ job shape */
+static gasnet_node_t N, ME;
+static gasnet_image_t NI;         /* images in the job */
+static gasnet_image_t K;          /* images on this node */
+static gasnet_image_t MY_FIRST;   /* this node's first image */
+static gasnet_image_t *images_of; /* per node */
+static gasnet_image_t *first_of;  /* per node */
+static gasnet_node_t *node_of;    /* per image */
+static int images_null;
+static pthread_barrier_t node_bar;
+static const char *volatile current_what = "start-up";
+static int verbose;
+
+/* ------------------------------------------------------------ buffers
+ * Every image owns a region: slot 0 (blocks of BIG bytes) and NSMALL slots
+ * of SMALL-byte blocks, each a src of NI blocks followed by a dst of NI
+ * blocks and GUARD bytes. SINGLE lists name the regions in the segments
+ * (image j of node n at seg(n) + j * region_len); LOCAL lists name
+ * malloc'd regions of the same layout. */
+#define GUARD 64
+#define NSMALL 32
+#define SMALL 64
+static size_t BIG = 65544; /* 64 KiB + 8: not a power of two */
+static size_t region_len;
+static unsigned char **local_area; /* this node's images' LOCAL regions */
+
+static size_t slot_cap(int slot) { return slot ? SMALL : BIG; }
+static size_t slot_off(int slot) {
+  if (!slot) return 0;
+  return 2 * NI * BIG + GUARD + (size_t)(slot - 1) * (2 * NI * SMALL + GUARD);
+}
+static unsigned char *area(int single, gasnet_image_t img) {
+  if (!single) return local_area[img - MY_FIRST];
+  gasnet_node_t n = node_of[img];
+  return (unsigned char *)test_seg(n) + (size_t)(img - first_of[n]) * region_len;
+}
+static unsigned char *src_of(int single, gasnet_image_t img, int slot) {
+  return area(single, img) + slot_off(slot);
+}
+static unsigned char *dst_of(int single, gasnet_image_t img, int slot) {
+  return src_of(single, img, slot) + NI * slot_cap(slot);
+}
+
+/* The address list of an M-form call, built by each image into its own
+ * array (room for NI entries): SINGLE, every image's buffer in the
+ * segments; LOCAL, this node's images' malloc'd buffers. Every entry
+ * differs, so a library taking another image's entry shows as a mismatch. */
+static void *const *make_list(void **list, int single, int slot, int dst) {
+  gasnet_image_t first = single ? 0 : MY_FIRST, n = single ? NI : K;
+  for (gasnet_image_t i = 0; i < n; i++)
+    list[i] = dst ? dst_of(single, first + i, slot) : src_of(single, first + i, slot);
+  return list;
+}
+
+/* ------------------------------------------------------------ images */
+enum { OP_REDUCE = OP_COUNT, OP_SCAN, OP_ALL };
+static const char *const opm_names[OP_ALL] = {"broadcastM", "scatterM",  "gatherM", "gather_allM",
+                                              "exchangeM",  "reduceM",   "scanM"};
+/* M_SINGLE / M_LOCAL: the M forms; ONE: the single-address form, LOCAL. */
+enum { M_SINGLE, M_LOCAL, ONE };
+static const char *const form_names[3] = {"M SINGLE", "M LOCAL", "single-address LOCAL"};
+
+typedef struct {
+  gasnet_image_t me, j; /* image number, index on this node */
+  uint32_t it;          /* collectives so far: the same sequence on every image */
+  unsigned case_no;
+  unsigned long checked[OP_ALL];
+  double secs[OP_ALL]; /* time from preparing to checking, per op */
+  void **dl, **sl; /* NI-entry address lists */
+} img_t;
+
+/* Every image of every node: a pthread barrier brackets the conduit
+ * barrier, which only local image 0 enters. */
+static void all_sync(const img_t *im) {
+  pthread_barrier_wait(&node_bar);
+  if (im->j == 0) coll_barrier();
+  pthread_barrier_wait(&node_bar);
+}
+
+static void describe_flags(int flags, char *buf, size_t len) {
+  static const char *const names[] = {"IN_NOSYNC", "IN_MYSYNC",  "IN_ALLSYNC", "OUT_NOSYNC",
+                                      "OUT_MYSYNC", "OUT_ALLSYNC", "SINGLE",     "LOCAL",
+                                      "AGGREGATE", "DST_IN_SEGMENT", "SRC_IN_SEGMENT",
+                                      "INCLUSIVE_SCAN", "EXCLUSIVE_SCAN"};
+  size_t used = 0;
+  buf[0] = 0;
+  for (int b = 0; b < 13; b++)
+    if (flags & (1 << b))
+      used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "|" : "", names[b]);
+}
+
+static int sync_flags(unsigned case_no) {
+  unsigned m = case_no % 9;
+  return in_modes[m / 3] | out_modes[m % 3];
+}
+
+/* Images enter at different times (one case in eight waits ~50 us), so
+ * data moved before an image entered, under IN_MYSYNC / IN_ALLSYNC, shows. */
+static void entry_delay(unsigned k, gasnet_image_t me) {
+  if (test_mix(k, me) % 8) return;
+  struct timespec ts = {0, 50000};
+  nanosleep(&ts, NULL);
+}
+
+/* Waits for h in one of four ways (the handle is the image's own). */
+static void sync_handle(gasnet_coll_handle_t h, unsigned how) {
+  switch (how % 4) {
+    case 0: gasnet_coll_wait_sync(h); break;
+    case 1:
+      while (gasnet_coll_try_sync(h) != GASNET_OK) {}
+      break;
+    case 2: gasnet_coll_wait_sync_all(&h, 1); break;
+    default:
+      while (h != GASNET_COLL_INVALID_HANDLE) gasnet_coll_try_sync_some(&h, 1);
+      break;
+  }
+}
+
+/* ------------------------------------------------------------ data ops */
+typedef struct {
+  int op, form, blocking, slot, flags;
+  size_t nbytes;
+  gasnet_image_t root;
+  uint32_t it;
+} dcase_t;
+
+static void data_fail(const img_t *im, const dcase_t *c, const char *what, long off) {
+  char fl[256];
+  describe_flags(c->flags, fl, sizeof fl);
+  test_fail("%s (%s, %s) flags %s size %zu root %u: image %u (node %u, %u images): %s wrong at "
+            "byte %ld (collective %u)",
+            opm_names[c->op], form_names[c->form], c->blocking ? "blocking" : "_nb", fl,
+            c->nbytes, (unsigned)c->root, (unsigned)im->me, (unsigned)ME, (unsigned)NI, what, off,
+            (unsigned)c->it);
+}
+
+static int form_single(int form) { return form == M_SINGLE; }
+
+static void data_prepare(const img_t *im, const dcase_t *c) {
+  int single = form_single(c->form);
+  unsigned char *src = src_of(single, im->me, c->slot), *dst = dst_of(single, im->me, c->slot);
+  size_t sl = op_src_len(c->op, c->nbytes, NI), dl = op_dst_len(c->op, c->nbytes, NI);
+  if (op_uses_src(c->op, c->root, im->me)) coll_fill_src(c->op, c->it, c->nbytes, NI, im->me, src);
+  else coll_fill(src, sl, coll_garbage_seed(c->it, im->me, 1));
+  coll_fill(dst, dl + GUARD, coll_garbage_seed(c->it, im->me, 2));
+}
+
+static void data_check(img_t *im, const dcase_t *c, double t0) {
+  int single = form_single(c->form);
+  unsigned char *src = src_of(single, im->me, c->slot), *dst = dst_of(single, im->me, c->slot);
+  size_t sl = op_src_len(c->op, c->nbytes, NI), dl = op_dst_len(c->op, c->nbytes, NI);
+  long bad;
+  uint32_t g2 = coll_garbage_seed(c->it, im->me, 2);
+  if (op_uses_dst(c->op, c->root, im->me)) {
+    bad = coll_dst_mismatch(c->op, c->it, c->nbytes, c->root, NI, im->me, dst, NULL);
+    if (bad >= 0) data_fail(im, c, "dst", bad);
+  } else if ((bad = coll_mismatch(dst, dl, g2)) >= 0) {
+    data_fail(im, c, "unused dst (written)", bad);
+  }
+  /* The guard continues the garbage pattern past the end of dst. */
+  unsigned char ref[GUARD];
+  unsigned char *full = malloc(dl + GUARD);
+  TEST_CHECK(full != NULL, "out of memory");
+  coll_fill(full, dl + GUARD, g2);
+  memcpy(ref, full + dl, GUARD);
+  free(full);
+  for (int i = 0; i < GUARD; i++)
+    if (dst[dl + i] != ref[i]) data_fail(im, c, "guard after dst", (long)(dl + (size_t)i));
+  unsigned char *want = malloc(sl);
+  TEST_CHECK(want != NULL, "out of memory");
+  if (op_uses_src(c->op, c->root, im->me)) coll_fill_src(c->op, c->it, c->nbytes, NI, im->me, want);
+  else coll_fill(want, sl, coll_garbage_seed(c->it, im->me, 1));
+  for (size_t i = 0; i < sl; i++)
+    if (src[i] != want[i]) data_fail(im, c, "src (modified)", (long)i);
+  free(want);
+  im->checked[c->op]++;
+  im->secs[c->op] += test_now() - t0;
+  if (verbose && im->me == 0)
+    printf("  %s %s %s flags 0x%x size %zu root %u: %.2f ms\n", opm_names[c->op],
+           form_names[c->form], c->blocking ? "blocking" : "_nb", (unsigned)c->flags, c->nbytes,
+           (unsigned)c->root, 1e3 * (test_now() - t0));
+}
+
+static gasnet_coll_handle_t data_initiate(img_t *im, const dcase_t *c, int blocking) {
+  gasnet_team_handle_t T = GASNET_TEAM_ALL;
+  int single = form_single(c->form);
+  unsigned char *mysrc = src_of(single, im->me, c->slot), *mydst = dst_of(single, im->me, c->slot);
+  if (c->form == ONE) return coll_initiate(c->op, blocking, mydst, mysrc, c->root, c->nbytes, c->flags);
+  /* The single address of a rooted M form: under SINGLE, the root's. */
+  void *rsrc = single ? src_of(1, c->root, c->slot) : mysrc;
+  void *rdst = single ? dst_of(1, c->root, c->slot) : mydst;
+  void *const *dl = make_list(im->dl, single, c->slot, 1);
+  void *const *sl = make_list(im->sl, single, c->slot, 0);
+  size_t n = c->nbytes;
+  int f = c->flags;
+  if (blocking) {
+    switch (c->op) {
+      case OP_BCAST: gasnet_coll_broadcastM(T, dl, c->root, rsrc, n, f); break;
+      case OP_SCATTER: gasnet_coll_scatterM(T, dl, c->root, rsrc, n, f); break;
+      case OP_GATHER: gasnet_coll_gatherM(T, c->root, rdst, sl, n, f); break;
+      case OP_GATHER_ALL: gasnet_coll_gather_allM(T, dl, sl, n, f); break;
+      default: gasnet_coll_exchangeM(T, dl, sl, n, f); break;
+    }
+    return GASNET_COLL_INVALID_HANDLE;
+  }
+  switch (c->op) {
+    case OP_BCAST: return gasnet_coll_broadcastM_nb(T, dl, c->root, rsrc, n, f);
+    case OP_SCATTER: return gasnet_coll_scatterM_nb(T, dl, c->root, rsrc, n, f);
+    case OP_GATHER: return gasnet_coll_gatherM_nb(T, c->root, rdst, sl, n, f);
+    case OP_GATHER_ALL: return gasnet_coll_gather_allM_nb(T, dl, sl, n, f);
+    default: return gasnet_coll_exchangeM_nb(T, dl, sl, n, f);
+  }
+}
+
+static void data_case(img_t *im, int op, int form, size_t nbytes, int blocking) {
+  dcase_t c = {op, form, blocking, 0, 0, nbytes, 0, im->it++};
+  unsigned k = im->case_no++;
+  c.flags = sync_flags(k) | (form == M_SINGLE ? GASNET_COLL_SINGLE : GASNET_COLL_LOCAL);
+  if (form == M_SINGLE && (k / 9) % 2)
+    c.flags |= GASNET_COLL_DST_IN_SEGMENT | GASNET_COLL_SRC_IN_SEGMENT;
+  c.root = (gasnet_image_t)((k + k / 9) % NI);
+  double t0 = test_now();
+  data_prepare(im, &c);
+  if (c.flags & GASNET_COLL_IN_NOSYNC) all_sync(im);
+  entry_delay(k, im->me);
+  gasnet_coll_handle_t h = data_initiate(im, &c, blocking);
+  if (!blocking) sync_handle(h, k / 2);
+  if (c.flags & GASNET_COLL_OUT_NOSYNC) all_sync(im);
+  data_check(im, &c, t0);
+}
+
+static void run_data(img_t *im) {
+  const size_t sizes[] = {1, 8, 300, BIG};
+  for (int op = 0; op < OP_COUNT; op++) {
+    current_what = opm_names[op];
+    for (int s = 0; s < 4; s++)
+      for (int form = M_SINGLE; form <= M_LOCAL; form++)
+        for (int blocking = 1; blocking >= 0; blocking--) data_case(im, op, form, sizes[s], blocking);
+    for (int blocking = 1; blocking >= 0; blocking--) {
+      data_case(im, op, ONE, 8, blocking);
+      data_case(im, op, ONE, 300, blocking);
+    }
+  }
+}
+
+/* Several _nb calls in flight at once, each in its own small slot, the
+ * forms cycling through M SINGLE, M LOCAL and single-address (form0
+ * first): an aggregate (all but the last with GASNET_COLL_AGGREGATE), or
+ * separate handles synced with gasnet_coll_wait_sync_all (how 0) or one by
+ * one in reverse order with wait_sync / try_sync_some (how 1). */
+enum { BATCH_AGGREGATE, BATCH_SYNC_ALL, BATCH_REVERSE };
+static void batch_sync(gasnet_coll_handle_t *hs, int count, int how) {
+  if (how == BATCH_AGGREGATE) gasnet_coll_wait_sync(hs[count - 1]);
+  else if (how == BATCH_SYNC_ALL) gasnet_coll_wait_sync_all(hs, (size_t)count);
+  else
+    for (int i = count - 1; i >= 0; i--) sync_handle(hs[i], (unsigned)i);
+}
+
+static void run_batch(img_t *im, int count, int how, int form0) {
+  int aggregate = how == BATCH_AGGREGATE;
+  dcase_t cs[NSMALL];
+  gasnet_coll_handle_t hs[NSMALL];
+  double t0 = test_now();
+  current_what = aggregate ? "aggregate" : "outstanding";
+  for (int i = 0; i < count; i++) {
+    unsigned k = im->case_no++;
+    int form = (form0 + i) % 3;
+    dcase_t c = {i % OP_COUNT, form, 0, i + 1, 0, (size_t)(1 + (k * 7) % SMALL), 0, im->it++};
+    c.flags = sync_flags(k) | (form == M_SINGLE ? GASNET_COLL_SINGLE : GASNET_COLL_LOCAL);
+    if (aggregate && i + 1 < count) c.flags |= GASNET_COLL_AGGREGATE;
+    c.root = (gasnet_image_t)((k * 5 + (unsigned)i) % NI);
+    cs[i] = c;
+    data_prepare(im, &cs[i]);
+  }
+  all_sync(im); /* some members are IN_NOSYNC */
+  for (int i = 0; i < count; i++) hs[i] = data_initiate(im, &cs[i], 0);
+  batch_sync(hs, count, how);
+  all_sync(im); /* some members are OUT_NOSYNC */
+  for (int i = 0; i < count; i++) data_check(im, &cs[i], t0);
+}
+
+/* ------------------------------------------------------------ reduce, scan */
+static uint64_t mix64(uint64_t x) {
+  x = (x + 1) * 0x9e3779b97f4a7c15ull;
+  x ^= x >> 31;
+  x *= 0xbf58476d1ce4e5b9ull;
+  return x ^ (x >> 29);
+}
+
+typedef struct {
+  const char *name;
+  size_t es;
+  void (*gen)(void *out, uint64_t seed, uint64_t i);
+  void (*comb)(void *acc, const void *b); /* acc = acc op b */
+} elem_ops_t;
+
+/* Small values: the built-in sum of signed int64 must not overflow. */
+static void gen_i64(void *out, uint64_t seed, uint64_t i) {
+  *(int64_t *)out = (int64_t)(mix64(seed ^ (i << 20)) % 2001) - 1000;
+}
+static void comb_i64(void *acc, const void *b) { *(int64_t *)acc += *(const int64_t *)b; }
+
+/* x -> a x + b mod 2^64; acc op b is "acc, then b": (b.a acc.a, b.a acc.b + b.b). */
+typedef struct { uint64_t a, b; } affine_t;
+static void gen_aff(void *out, uint64_t seed, uint64_t i) {
+  affine_t *f = out;
+  f->a = mix64(seed ^ (i << 20)) | 1;
+  f->b = mix64(seed ^ (i << 20) ^ 0x5555);
+}
+static void comb_aff(void *acc, const void *b) {
+  affine_t *x = acc;
+  const affine_t *y = b;
+  x->b = y->a * x->b + y->b;
+  x->a = y->a * x->a;
+}
+
+static const elem_ops_t OPS_SUM = {"int64 sum (built-in)", 8, gen_i64, comb_i64};
+static const elem_ops_t OPS_AFF = {"affine composition (client, NONCOMM)", sizeof(affine_t),
+                                   gen_aff, comb_aff};
+
+/* testreduce's fold: results[0..n) are the prefixes of left[0..nleft)
+ * followed by right[0..n). */
+static void fold(const elem_ops_t *t, void *results, size_t n, const void *left, size_t nleft,
+                 const void *right) {
+  unsigned char acc[32];
+  const unsigned char *l = left, *r = right;
+  unsigned char *out = results;
+  size_t i = 0;
+  memcpy(acc, nleft ? l : r, t->es);
+  if (!nleft) i = 1;
+  for (size_t j = 1; j < nleft; j++) t->comb(acc, l + j * t->es);
+  if (i) memcpy(out, acc, t->es);
+  for (; i < n; i++) {
+    t->comb(acc, r + i * t->es);
+    memcpy(out + i * t->es, acc, t->es);
+  }
+}
+static void fn_affine(void *res, size_t n, const void *l, size_t nl, const void *r, size_t es,
+                      int flags, int arg) {
+  TEST_CHECK(es == sizeof(affine_t), "affine: elem_size %zu", es);
+  TEST_CHECK(flags & GASNET_COLL_NONCOMM, "affine: flags 0x%x lack GASNET_COLL_NONCOMM",
+             (unsigned)flags);
+  TEST_CHECK(arg == 7, "affine: func_arg %d, expected 7", arg);
+  fold(&OPS_AFF, res, n, l, nl, r);
+}
+
+enum { FN_SUM, FN_AFF, FN_COUNT };
+static const gasnet_coll_fn_entry_t fn_table[FN_COUNT] = {
+    {gasnet_coll_fn_sum, GASNET_COLL_AMSAFE},
+    {fn_affine, GASNET_COLL_NONCOMM},
+};
+static const elem_ops_t *const fn_ops[FN_COUNT] = {&OPS_SUM, &OPS_AFF};
+static const int fn_arg[FN_COUNT] = {GASNET_COLL_TYPE_INT64, 7};
+
+typedef struct { size_t blksz, off; } layout_t;
+static size_t lblk(layout_t l, size_t count) { return l.blksz ? l.blksz : count; }
+static size_t lgoff(layout_t l, size_t count) { return l.blksz ? l.off : l.off * count; }
+static gasnet_image_t owner(layout_t l, size_t count, size_t i) {
+  return (gasnet_image_t)(((lgoff(l, count) + i) / lblk(l, count)) % NI);
+}
+static size_t local_index(layout_t l, size_t count, size_t i) {
+  size_t g = lgoff(l, count) + i, b = lblk(l, count);
+  return (g / b / NI) * b + g % b;
+}
+static size_t local_extent(layout_t l, size_t count, gasnet_image_t img) {
+  size_t ext = 0;
+  for (size_t i = 0; i < count; i++)
+    if (owner(l, count, i) == img && local_index(l, count, i) + 1 > ext)
+      ext = local_index(l, count, i) + 1;
+  return ext;
+}
+
+typedef struct {
+  int scan, fn, form, blocking, flags;
+  layout_t sl, dl;
+  size_t count;
+  gasnet_image_t root;
+  uint32_t it;
+} rcase_t;
+
+static void red_fail(const img_t *im, const rcase_t *c, const char *what, long off) {
+  char fl[256];
+  describe_flags(c->flags, fl, sizeof fl);
+  char where[64];
+  if (c->scan)
+    snprintf(where, sizeof where, "dst (blksz %zu, offset %zu)", c->dl.blksz, c->dl.off);
+  else
+    snprintf(where, sizeof where, "dstimage %u", (unsigned)c->root);
+  test_fail("%s %s (%s, %s) flags %s: src (blksz %zu, offset %zu) %s count %zu: image %u "
+            "(node %u, %u images): %s wrong at byte %ld (collective %u)",
+            opm_names[c->scan ? OP_SCAN : OP_REDUCE], fn_ops[c->fn]->name, form_names[c->form],
+            c->blocking ? "blocking" : "_nb", fl, c->sl.blksz, c->sl.off, where, c->count,
+            (unsigned)im->me, (unsigned)ME, (unsigned)NI, what, off, (unsigned)c->it);
+}
+
+/* This image's part of the distributed array all[] under layout l, with
+ * the unowned positions garbage. */
+static void place(const elem_ops_t *t, layout_t l, size_t count, gasnet_image_t img,
+                  const unsigned char *all, unsigned char *buf, size_t len, uint32_t garbage) {
+  coll_fill(buf, len, garbage);
+  for (size_t i = 0; i < count; i++)
+    if (owner(l, count, i) == img)
+      memcpy(buf + local_index(l, count, i) * t->es, all + i * t->es, t->es);
+}
+
+static void compare(const img_t *im, const rcase_t *c, const unsigned char *got,
+                    const unsigned char *want, size_t len, const char *what) {
+  for (size_t i = 0; i < len; i++)
+    if (got[i] != want[i]) red_fail(im, c, what, (long)i);
+}
+
+static gasnet_coll_handle_t red_initiate(img_t *im, const rcase_t *c, void *src, void *dst) {
+  gasnet_team_handle_t T = GASNET_TEAM_ALL;
+  const elem_ops_t *t = fn_ops[c->fn];
+  int single = form_single(c->form), f = c->flags, fn = c->fn, arg = fn_arg[c->fn];
+  size_t es = t->es, n = c->count, sb = c->sl.blksz, so = c->sl.off, db = c->dl.blksz,
+         dof = c->dl.off;
+  void *const *sl = make_list(im->sl, single, 0, 0);
+  void *const *dl = make_list(im->dl, single, 0, 1);
+  void *rdst = single ? dst_of(1, c->root, 0) : dst;
+  if (c->form == ONE && !c->scan) {
+    if (c->blocking) gasnet_coll_reduce(T, c->root, dst, src, sb, so, es, n, fn, arg, f);
+    else return gasnet_coll_reduce_nb(T, c->root, dst, src, sb, so, es, n, fn, arg, f);
+  } else if (c->form == ONE) {
+    if (c->blocking) gasnet_coll_scan(T, dst, db, dof, src, sb, so, es, n, fn, arg, f);
+    else return gasnet_coll_scan_nb(T, dst, db, dof, src, sb, so, es, n, fn, arg, f);
+  } else if (!c->scan) {
+    if (c->blocking) gasnet_coll_reduceM(T, c->root, rdst, sl, sb, so, es, n, fn, arg, f);
+    else return gasnet_coll_reduceM_nb(T, c->root, rdst, sl, sb, so, es, n, fn, arg, f);
+  } else {
+    if (c->blocking) gasnet_coll_scanM(T, dl, db, dof, sl, sb, so, es, n, fn, arg, f);
+    else return gasnet_coll_scanM_nb(T, dl, db, dof, sl, sb, so, es, n, fn, arg, f);
+  }
+  return GASNET_COLL_INVALID_HANDLE;
+}
+
+/* The expected dst of this image: for a reduce, the last prefix on the
+ * root (garbage elsewhere); for a scan, the prefixes it owns under dl. */
+static void expected_dst(const img_t *im, const rcase_t *c, const unsigned char *pre,
+                         const unsigned char *got, unsigned char *want, size_t len, uint32_t g) {
+  const elem_ops_t *t = fn_ops[c->fn];
+  coll_fill(want, len, g);
+  if (!c->scan) {
+    if (im->me == c->root) memcpy(want, pre + (c->count - 1) * t->es, t->es);
+    return;
+  }
+  int excl = !!(c->flags & GASNET_COLL_EXCLUSIVE_SCAN);
+  for (size_t i = 0; i < c->count; i++) {
+    if (owner(c->dl, c->count, i) != im->me) continue;
+    size_t at = local_index(c->dl, c->count, i) * t->es;
+    /* Element 0 of an exclusive scan is undefined: take what arrived. */
+    memcpy(want + at, excl && i == 0 ? got + at : pre + (i - (size_t)excl) * t->es, t->es);
+  }
+}
+
+/* The array of collective it (element i a function of it and i) and its
+ * inclusive prefixes, folded serially in element order. */
+static unsigned char *reference(const elem_ops_t *t, size_t n, uint32_t it, unsigned char **pre_p) {
+  size_t es = t->es;
+  unsigned char *all = malloc(n * es), *pre = malloc(n * es);
+  TEST_CHECK(all && pre, "out of memory");
+  for (size_t i = 0; i < n; i++) t->gen(all + i * es, it, i);
+  memcpy(pre, all, es);
+  for (size_t i = 1; i < n; i++) {
+    memcpy(pre + i * es, pre + (i - 1) * es, es);
+    t->comb(pre + i * es, all + i * es);
+  }
+  *pre_p = pre;
+  return all;
+}
+
+static void red_case(img_t *im, rcase_t *c) {
+  const elem_ops_t *t = fn_ops[c->fn];
+  int single = form_single(c->form);
+  size_t es = t->es, n = c->count;
+  double t0 = test_now();
+  unsigned char *pre, *all = reference(t, n, c->it, &pre);
+  unsigned char *src = src_of(single, im->me, 0), *dst = dst_of(single, im->me, 0);
+  size_t slen = local_extent(c->sl, n, im->me) * es;
+  size_t dlen = (c->scan ? local_extent(c->dl, n, im->me) * es : es) + GUARD;
+  uint32_t gs = coll_garbage_seed(c->it, im->me, 3), gd = coll_garbage_seed(c->it, im->me, 4);
+  place(t, c->sl, n, im->me, all, src, slen, gs);
+  coll_fill(dst, dlen, gd);
+  if (c->flags & GASNET_COLL_IN_NOSYNC) all_sync(im);
+  entry_delay(c->it, im->me);
+  gasnet_coll_handle_t h = red_initiate(im, c, src, dst);
+  if (!c->blocking) sync_handle(h, c->it);
+  if (c->flags & GASNET_COLL_OUT_NOSYNC) all_sync(im);
+  unsigned char *want = malloc(dlen > slen ? dlen : slen);
+  TEST_CHECK(want != NULL, "out of memory");
+  expected_dst(im, c, pre, dst, want, dlen, gd);
+  compare(im, c, dst, want, dlen, "dst");
+  place(t, c->sl, n, im->me, all, want, slen, gs);
+  compare(im, c, src, want, slen, "src (modified)");
+  free(want);
+  free(all);
+  free(pre);
+  im->checked[c->scan ? OP_SCAN : OP_REDUCE]++;
+  im->secs[c->scan ? OP_SCAN : OP_REDUCE] += test_now() - t0;
+}
+
+static void run_reduce(img_t *im) {
+  const layout_t lays[] = {{0, 0}, {0, NI - 1}, {1, 0}, {1, 3}, {3, 0}, {3, 5}, {7, 0}, {7, 2 * (size_t)NI + 1}};
+  const size_t nl = sizeof lays / sizeof lays[0];
+  const size_t counts[] = {1, 2 * (size_t)NI + 1, 3000};
+  for (int scan = 0; scan < 2; scan++) {
+    current_what = scan ? "scanM" : "reduceM";
+    for (size_t li = 0; li < nl; li++)
+      for (int ci = 0; ci < 3; ci++)
+        for (int fn = 0; fn < FN_COUNT; fn++) {
+          unsigned k = im->case_no++;
+          /* k / 2: both functions see every root and dst layout. */
+          rcase_t c = {scan, fn, (int)(k % 3), (int)(k / 3 % 2), 0, lays[li],
+                       lays[(li + 3 + k / 2 % 2) % nl], counts[ci], (gasnet_image_t)(k / 2 % NI),
+                       im->it++};
+          c.flags = sync_flags(k / 2) | (c.form == M_SINGLE ? GASNET_COLL_SINGLE : GASNET_COLL_LOCAL);
+          if (scan)
+            c.flags |= (k / 4) % 2 ? GASNET_COLL_EXCLUSIVE_SCAN : GASNET_COLL_INCLUSIVE_SCAN;
+          red_case(im, &c);
+        }
+  }
+}
+
+/* ------------------------------------------------------------ threads */
+static int iters = 1;
+
+static void *image_main(void *arg) {
+  img_t *im = arg;
+  if (images_null) gasnet_coll_init(NULL, 0, fn_table, FN_COUNT, 0);
+  else gasnet_coll_init(images_of, im->me, fn_table, FN_COUNT, 0);
+  im->dl = malloc(NI * sizeof(void *));
+  im->sl = malloc(NI * sizeof(void *));
+  TEST_CHECK(im->dl && im->sl, "out of memory");
+  all_sync(im);
+  for (int i = 0; i < iters; i++) {
+    run_data(im);
+    run_batch(im, OP_COUNT, BATCH_AGGREGATE, M_SINGLE);
+    run_batch(im, OP_COUNT, BATCH_AGGREGATE, M_LOCAL);
+    run_batch(im, NSMALL, BATCH_SYNC_ALL, i % 3);
+    run_batch(im, NSMALL / 2, BATCH_REVERSE, (i + 1) % 3);
+    run_reduce(im);
+    all_sync(im);
+  }
+  return NULL;
+}
+
+static void watchdog(int sig) {
+  char msg[200];
+  int n = snprintf(msg, sizeof msg,
+                   "testimages: node %u: watchdog: still in '%s' after the -w limit (deadlock?); "
+                   "killing this node\n",
+                   (unsigned)ME, current_what);
+  if (n > 0) (void)!write(2, msg, (size_t)n);
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+/* "-e VAR=VAL" before gasnet_init: the nodes inherit it. */
+static void set_env(const char *arg) {
+  const char *eq = strchr(arg, '=');
+  char name[128];
+  if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof name) {
+    fprintf(stderr, "testimages: -e %s: expected VAR=VALUE\n", arg);
+    exit(2);
+  }
+  snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
+  setenv(name, eq + 1, 1);
+}
+
+static void usage(void) {
+  fprintf(stderr, "usage: testimages [-i K] [-u] [-I LIST] [-n ITERS] [-m BYTES] [-w SECONDS] "
+                  "[-a OP=ALG]... [-e VAR=VAL]... [-v]\n");
+  exit(2);
+}
+
+static int max_in_list(const char *list) {
+  int m = 0;
+  for (const char *p = list; *p; p += strcspn(p, ","), p += *p == ',')
+    if (atoi(p) > m) m = atoi(p);
+  return m;
+}
+/* Entry n (cycled) of a comma list of counts. */
+static gasnet_image_t list_entry(const char *list, gasnet_node_t n) {
+  size_t len = 1;
+  for (const char *p = list; *p; p++) len += *p == ',';
+  const char *p = list;
+  for (size_t i = 0; i < n % len; i++) p += strcspn(p, ",") + 1;
+  return (gasnet_image_t)atoi(p);
+}
+
+/* images_of / first_of / node_of from the per-node count. */
+static void set_shape(int k, int uneven, const char *list) {
+  images_of = malloc(N * sizeof *images_of);
+  first_of = malloc(N * sizeof *first_of);
+  TEST_CHECK(images_of && first_of, "out of memory");
+  NI = 0;
+  for (gasnet_node_t n = 0; n < N; n++) {
+    images_of[n] = (gasnet_image_t)(uneven ? 1 + (n + (unsigned)k - 1) % (unsigned)k : (unsigned)k);
+    if (list) images_of[n] = list_entry(list, n);
+    TEST_CHECK(images_of[n] >= 1, "-I %s: every node needs an image", list);
+    first_of[n] = NI;
+    NI += images_of[n];
+  }
+  node_of = malloc(NI * sizeof *node_of);
+  TEST_CHECK(node_of != NULL, "out of memory");
+  for (gasnet_node_t n = 0; n < N; n++)
+    for (gasnet_image_t i = 0; i < images_of[n]; i++) node_of[first_of[n] + i] = n;
+  K = images_of[ME];
+  MY_FIRST = first_of[ME];
+  if (NI > 16) BIG = 4104; /* keep the segment small at large image counts */
+  region_len = (slot_off(NSMALL + 1) + 63) & ~(size_t)63;
+}
+
+static void print_summary(const img_t *im, double secs) {
+  for (int op = 0; op < OP_ALL; op++)
+    test_print0("testimages: %-12s %5lu collectives checked on image 0 (%.2fs)\n",
+                opm_names[op], im->checked[op], im->secs[op]);
+  test_print0("testimages: %u collectives in %.2fs\n", (unsigned)im->it, secs);
+}
+
+int main(int argc, char **argv) {
+  int k = 2, uneven = 0, wd = 60;
+  size_t big_arg = 0;
+  const char *list = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "-u")) { uneven = 1; continue; }
+    if (!strcmp(argv[i], "-v")) { verbose = 1; continue; }
+    if (i + 1 >= argc) usage();
+    const char *a = argv[i], *v = argv[++i];
+    if (!strcmp(a, "-i")) k = atoi(v);
+    else if (!strcmp(a, "-n")) iters = atoi(v);
+    else if (!strcmp(a, "-w")) wd = atoi(v);
+    else if (!strcmp(a, "-m")) big_arg = (size_t)strtoul(v, NULL, 10);
+    else if (!strcmp(a, "-I")) list = v;
+    else if (!strcmp(a, "-a")) { if (!coll_force_alg(v)) usage(); }
+    else if (!strcmp(a, "-e")) set_env(v);
+    else usage();
+  }
+  if (list) k = max_in_list(list);
+#if !defined(GASNET_PAR)
+  k = 0, list = NULL; /* SEQ: images NULL is the only legal value */
+#endif
+  if (k < 0 || iters < 1) usage();
+  images_null = k == 0;
+  if (images_null) k = 1, uneven = 0;
+
+  test_init_only(&argc, &argv);
+  if (wd > 0) {
+    signal(SIGALRM, watchdog);
+    alarm((unsigned)wd);
+  }
+  N = gasnet_nodes();
+  ME = gasnet_mynode();
+  set_shape(k, uneven, list);
+  if (big_arg) BIG = big_arg, region_len = (slot_off(NSMALL + 1) + 63) & ~(size_t)63;
+  /* Slot 0 also holds the reduce / scan arrays (3000 16-byte elements). */
+  TEST_CHECK(NI * BIG >= 3000 * 16 && BIG >= 300, "-m %zu is too small", BIG);
+  uintptr_t seg = ((uintptr_t)k * region_len + GASNET_PAGESIZE - 1) & ~(uintptr_t)(GASNET_PAGESIZE - 1);
+  GASNET_Safe(test_attach(NULL, 0, seg));
+  local_area = malloc(K * sizeof *local_area);
+  TEST_CHECK(local_area != NULL, "out of memory");
+  for (gasnet_image_t j = 0; j < K; j++) {
+    local_area[j] = malloc(region_len);
+    TEST_CHECK(local_area[j] != NULL, "out of memory");
+  }
+  pthread_barrier_init(&node_bar, NULL, K);
+  test_print0("testimages (%s): %u nodes, %u images (per node: %s), %d iterations\n",
+              images_null ? "images NULL" : "GASNET_PAR", (unsigned)N, (unsigned)NI,
+              list ? list : uneven ? "uneven" : "even", iters);
+
+  img_t *ims = calloc(K, sizeof *ims);
+  pthread_t *th = calloc(K, sizeof *th);
+  TEST_CHECK(ims && th, "out of memory");
+  for (gasnet_image_t j = 0; j < K; j++) ims[j].me = MY_FIRST + j, ims[j].j = j;
+  double t0 = test_now();
+  for (gasnet_image_t j = 1; j < K; j++)
+    TEST_CHECK(pthread_create(&th[j], NULL, image_main, &ims[j]) == 0, "pthread_create");
+  image_main(&ims[0]);
+  for (gasnet_image_t j = 1; j < K; j++) pthread_join(th[j], NULL);
+  print_summary(&ims[0], test_now() - t0);
+  test_finish("testimages");
+}
