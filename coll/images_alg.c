@@ -7,7 +7,9 @@
  *   pack:   copy the images' sources into one node buffer (the first time
  *           it runs, i.e. after the IN sync);
  *   inner:  an ordinary node algorithm, chosen by the selector for the
- *           node-level arguments, run as the phase of a composite;
+ *           node-level arguments, run on a copy of the op (its messages
+ *           carry the op's own tags, so the inner algorithm may itself be
+ *           a composite);
  *   unpack: copy the node result to every image's destination.
  * Node buffers hold max_local blocks per node, so a node with fewer images
  * leaves some unused; where the layouts already agree (uniform image
@@ -18,7 +20,6 @@
  * bytes is at ((n * I) + j) * nb, I = max_local; an exchange's node block
  * for the pair (local image a of node m, local image b of node n) is at
  * ((m * I + a) * I + b) * nb in node m's send buffer to n. */
-#include "coll_composite.h"
 #include "coll_images.h"
 #include "images_reduce.h"
 
@@ -29,7 +30,7 @@ static size_t images_max(void) { return gasnete_coll_images.max_local; }
 static gasnet_image_t images_first(gasnet_node_t n) { return gasnete_coll_images.first[n]; }
 
 typedef struct {
-  gasnete_coll_composite_t inner;
+  gasnete_coll_op_t inner; /* the op as the inner algorithm sees it */
   void *owned_src, *owned_dst; /* scratch buffers, given back at cleanup */
   size_t owned_src_size, owned_dst_size;
   int packed, unpacked;
@@ -194,7 +195,7 @@ static void images_copy_to_others(const gasnete_coll_gang_t *g, size_t nbytes) {
 
 static void images_pack(gasnete_coll_op_t *op, images_op_t *p) {
   const gasnete_coll_gang_t *g = op->args.gang;
-  const gasnete_coll_args_t *in = &p->inner.sub[0].args;
+  const gasnete_coll_args_t *in = &p->inner.args;
   int root = op->args.root == gasnet_mynode();
   switch (g->args.kind) {
     case GASNETE_COLL_SCATTER:
@@ -214,7 +215,7 @@ static void images_pack(gasnete_coll_op_t *op, images_op_t *p) {
  * that may not run in this context). */
 static int images_unpack(gasnete_coll_op_t *op, images_op_t *p) {
   const gasnete_coll_gang_t *g = op->args.gang;
-  const gasnete_coll_args_t *in = &p->inner.sub[0].args;
+  const gasnete_coll_args_t *in = &p->inner.args;
   size_t nb = g->args.nbytes, I = images_max(), all = (size_t)gasnete_coll_images.total * nb;
   int root = op->args.root == gasnet_mynode();
   switch (g->args.kind) {
@@ -254,7 +255,11 @@ static void images_setup(gasnete_coll_op_t *op) {
   in.flags = (op->args.flags & ~sync) | GASNET_COLL_IN_NOSYNC | GASNET_COLL_OUT_NOSYNC;
   in.gang = NULL;
   images_inner_buffers(op, p, &in);
-  gasnete_coll_composite_add(&p->inner, op, gasnete_coll_select(&in, op->team->size), &in);
+  p->inner = *op;
+  p->inner.args = in;
+  p->inner.alg = gasnete_coll_select(&in, op->team->size);
+  p->inner.priv = NULL;
+  p->inner.alg->setup(&p->inner);
 }
 
 static gasnete_coll_progress_t images_progress(gasnete_coll_op_t *op) {
@@ -263,7 +268,7 @@ static gasnete_coll_progress_t images_progress(gasnete_coll_op_t *op) {
     images_pack(op, p);
     p->packed = 1;
   }
-  if (gasnete_coll_composite_progress(&p->inner) != GASNETE_COLL_DONE) return GASNETE_COLL_NOT_YET;
+  if (p->inner.alg->progress(&p->inner) != GASNETE_COLL_DONE) return GASNETE_COLL_NOT_YET;
   if (!p->unpacked) {
     if (!images_unpack(op, p)) return GASNETE_COLL_NOT_YET;
     p->unpacked = 1;
@@ -273,14 +278,14 @@ static gasnete_coll_progress_t images_progress(gasnete_coll_op_t *op) {
 
 static void images_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
   images_op_t *p = op->priv;
-  gasnete_coll_composite_deliver(&p->inner, msg);
+  p->inner.alg->deliver(&p->inner, msg);
 }
 
 /* The op is retired: every image's call is complete. */
 static void images_cleanup(gasnete_coll_op_t *op) {
   images_op_t *p = op->priv;
   gasnete_coll_gang_t *g = op->args.gang;
-  gasnete_coll_composite_cleanup(&p->inner);
+  if (p->inner.alg->cleanup) p->inner.alg->cleanup(&p->inner);
   gasnete_coll_images_red_free(p->red);
   images_scratch_put(p->owned_src, p->owned_src_size);
   images_scratch_put(p->owned_dst, p->owned_dst_size);
