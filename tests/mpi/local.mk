@@ -210,8 +210,13 @@ check_PROGRAMS += \
 	tests/mpi/conf/tests/coll/testcollerr \
 	tests/mpi/conf/tests/coll/testreduce \
 	tests/mpi/conf/tests/coll/testteam \
+	tests/mpi/conf/tests/coll/testimages \
+	tests/mpi/conf/tests/coll/testimages-par \
+	tests/mpi/conf/tests/coll/testimageserr \
+	tests/mpi/conf/tests/coll/testprogress \
 	tests/mpi/conf/tests/coll/test_trees \
-	tests/mpi/conf/tests/perf/collperf
+	tests/mpi/conf/tests/perf/collperf \
+	tests/mpi/conf/tests/perf/collperf-par
 
 tests_mpi_conf_tests_coll_testcoll_SOURCES = tests/coll/testcoll.c
 tests_mpi_conf_tests_coll_testcoll_CPPFLAGS = $(MPI_TESTS_SEQ_CPPFLAGS)
@@ -243,6 +248,26 @@ tests_mpi_conf_tests_coll_testteam_CPPFLAGS = $(MPI_TESTS_SEQ_CPPFLAGS)
 tests_mpi_conf_tests_coll_testteam_LDADD = $(MPI_COLL_SEQ_LIBS)
 tests_mpi_conf_tests_coll_testteam_LDFLAGS = $(MPI_TESTS_LINK_FLAGS)
 
+tests_mpi_conf_tests_coll_testimages_SOURCES = tests/coll/testimages.c
+tests_mpi_conf_tests_coll_testimages_CPPFLAGS = $(MPI_TESTS_SEQ_CPPFLAGS)
+tests_mpi_conf_tests_coll_testimages_LDADD = $(MPI_COLL_SEQ_LIBS)
+tests_mpi_conf_tests_coll_testimages_LDFLAGS = $(MPI_TESTS_LINK_FLAGS)
+
+tests_mpi_conf_tests_coll_testimages_par_SOURCES = tests/coll/testimages.c
+tests_mpi_conf_tests_coll_testimages_par_CPPFLAGS = $(MPI_TESTS_PAR_CPPFLAGS)
+tests_mpi_conf_tests_coll_testimages_par_LDADD = $(MPI_COLL_PAR_LIBS)
+tests_mpi_conf_tests_coll_testimages_par_LDFLAGS = $(MPI_TESTS_LINK_FLAGS)
+
+tests_mpi_conf_tests_coll_testimageserr_SOURCES = tests/coll/testimageserr.c
+tests_mpi_conf_tests_coll_testimageserr_CPPFLAGS = $(MPI_TESTS_PAR_CPPFLAGS)
+tests_mpi_conf_tests_coll_testimageserr_LDADD = $(MPI_COLL_PAR_LIBS)
+tests_mpi_conf_tests_coll_testimageserr_LDFLAGS = $(MPI_TESTS_LINK_FLAGS)
+
+tests_mpi_conf_tests_coll_testprogress_SOURCES = tests/coll/testprogress.c
+tests_mpi_conf_tests_coll_testprogress_CPPFLAGS = $(MPI_TESTS_PAR_CPPFLAGS)
+tests_mpi_conf_tests_coll_testprogress_LDADD = $(MPI_COLL_PAR_LIBS)
+tests_mpi_conf_tests_coll_testprogress_LDFLAGS = $(MPI_TESTS_LINK_FLAGS)
+
 # Conduit-free (tree arithmetic); here only so coll.cases finds it.
 tests_mpi_conf_tests_coll_test_trees_SOURCES = tests/coll/test_trees.c coll/trees.c
 tests_mpi_conf_tests_coll_test_trees_CPPFLAGS = -I$(top_srcdir)/coll
@@ -252,3 +277,8 @@ tests_mpi_conf_tests_perf_collperf_SOURCES = tests/perf/collperf.c
 tests_mpi_conf_tests_perf_collperf_CPPFLAGS = $(MPI_TESTS_SEQ_CPPFLAGS)
 tests_mpi_conf_tests_perf_collperf_LDADD = $(MPI_COLL_SEQ_LIBS)
 tests_mpi_conf_tests_perf_collperf_LDFLAGS = $(MPI_TESTS_LINK_FLAGS)
+
+tests_mpi_conf_tests_perf_collperf_par_SOURCES = tests/perf/collperf.c
+tests_mpi_conf_tests_perf_collperf_par_CPPFLAGS = $(MPI_TESTS_PAR_CPPFLAGS)
+tests_mpi_conf_tests_perf_collperf_par_LDADD = $(MPI_COLL_PAR_LIBS)
+tests_mpi_conf_tests_perf_collperf_par_LDFLAGS = $(MPI_TESTS_LINK_FLAGS)
