@@ -39,7 +39,7 @@ static gasnete_coll_progress_t bcast_tree_progress(gasnete_coll_op_t *op) {
   switch (b->state) {
     case BCAST_AWAIT_DATA:
       if (b->pos.vrank != 0 && __atomic_load_n(&b->received, __ATOMIC_ACQUIRE) < a->nbytes)
-        return GASNETE_COLL_NOT_YET;
+        return GASNETE_COLL_WAITING;
       b->state = BCAST_FORWARD;
       __attribute__((fallthrough));
     case BCAST_FORWARD: {

@@ -18,7 +18,8 @@ void gasnete_coll_composite_add(gasnete_coll_composite_t *c, gasnete_coll_op_t *
 gasnete_coll_progress_t gasnete_coll_composite_progress(gasnete_coll_composite_t *c) {
   while (c->current < c->nphases) {
     gasnete_coll_op_t *sub = &c->sub[c->current];
-    if (sub->alg->progress(sub) != GASNETE_COLL_DONE) return GASNETE_COLL_NOT_YET;
+    gasnete_coll_progress_t r = sub->alg->progress(sub);
+    if (r != GASNETE_COLL_DONE) return r;
     c->current++;
   }
   return GASNETE_COLL_DONE;

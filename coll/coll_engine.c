@@ -1,9 +1,13 @@
 /* coll_engine.c: the life of an op. Starting an op gives it the team's next
  * sequence number, picks its algorithm, files it where messages can find
  * it, replays messages that arrived early, and enables the progress hook.
- * The poll function then advances every live op through
+ * The poll function then advances the active ops through
  *   IN_SYNC (IN_ALLSYNC only) -> DATA (the algorithm) -> OUT_SYNC (OUT_ALLSYNC only)
- * and retires ops that are done. */
+ * and retires ops that are done. An op that can only wait for a message
+ * (a sync phase waiting for its peer's signal, an algorithm returning
+ * WAITING) leaves the active list until a message for it arrives, so a
+ * poll costs what the ready ops cost, not what is merely in flight; the
+ * table that finds ops by sequence number grows with them. */
 #define _GNU_SOURCE /* PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP */
 #include "coll_internal.h"
 
@@ -35,35 +39,72 @@ static char gasnete_coll_thread_mark;
 const void *gasnete_coll_thread_token(void) { return &gasnete_coll_thread_mark; }
 
 /* ------------------------------------------------------------ live ops */
-#define GASNETE_COLL_BUCKETS 1024u /* power of two */
-static gasnete_coll_op_t *gasnete_coll_buckets[GASNETE_COLL_BUCKETS];
-static gasnete_coll_op_t *gasnete_coll_live_head;
-static gasnete_coll_op_t **gasnete_coll_live_tail = &gasnete_coll_live_head;
-static gasneti_progress_hook_t *gasnete_coll_hook;
-
+#define GASNETE_COLL_BUCKETS 1024u /* power of two: the early-arrival store */
 static unsigned gasnete_coll_bucket(uint32_t team_id, uint32_t seq) {
   return (seq ^ (team_id * 0x9e3779b9u)) & (GASNETE_COLL_BUCKETS - 1);
 }
 
+/* Live ops by (team, sequence number): a chained table that doubles when
+ * the ops outnumber twice its buckets. */
+static gasnete_coll_op_t **gasnete_coll_table;
+static uint32_t gasnete_coll_table_mask; /* buckets - 1 */
+static uint32_t gasnete_coll_table_count;
+static gasnete_coll_op_t *gasnete_coll_active_head; /* ops the poll advances */
+static gasnete_coll_op_t **gasnete_coll_active_tail = &gasnete_coll_active_head;
+static gasneti_progress_hook_t *gasnete_coll_hook;
+
+static uint32_t gasnete_coll_slot(uint32_t team_id, uint32_t seq) {
+  return (seq ^ (team_id * 0x9e3779b9u)) & gasnete_coll_table_mask;
+}
+
 static gasnete_coll_op_t *gasnete_coll_find(uint32_t team_id, uint32_t seq) {
-  gasnete_coll_op_t *op = gasnete_coll_buckets[gasnete_coll_bucket(team_id, seq)];
+  if (!gasnete_coll_table) return NULL;
+  gasnete_coll_op_t *op = gasnete_coll_table[gasnete_coll_slot(team_id, seq)];
   while (op && (op->seq != seq || op->team->id != team_id)) op = op->next_bucket;
   return op;
 }
 
-static void gasnete_coll_file(gasnete_coll_op_t *op) {
-  unsigned b = gasnete_coll_bucket(op->team->id, op->seq);
-  op->next_bucket = gasnete_coll_buckets[b];
-  gasnete_coll_buckets[b] = op;
+static void gasnete_coll_table_insert(gasnete_coll_op_t *op) {
+  uint32_t b = gasnete_coll_slot(op->team->id, op->seq);
+  op->next_bucket = gasnete_coll_table[b];
+  gasnete_coll_table[b] = op;
+}
+
+static void gasnete_coll_table_grow(void) {
+  uint32_t old_n = gasnete_coll_table ? gasnete_coll_table_mask + 1 : 0;
+  uint32_t new_n = old_n ? old_n * 2 : GASNETE_COLL_BUCKETS;
+  gasnete_coll_op_t **old = gasnete_coll_table;
+  gasnete_coll_table = gasnete_coll_calloc(new_n, sizeof(*gasnete_coll_table));
+  gasnete_coll_table_mask = new_n - 1;
+  for (uint32_t i = 0; i < old_n; i++)
+    while (old[i]) {
+      gasnete_coll_op_t *op = old[i];
+      old[i] = op->next_bucket;
+      gasnete_coll_table_insert(op);
+    }
+  free(old);
+}
+
+static void gasnete_coll_activate(gasnete_coll_op_t *op) {
+  op->parked = 0;
   op->next_live = NULL;
-  *gasnete_coll_live_tail = op;
-  gasnete_coll_live_tail = &op->next_live;
+  *gasnete_coll_active_tail = op;
+  gasnete_coll_active_tail = &op->next_live;
+}
+
+static void gasnete_coll_file(gasnete_coll_op_t *op) {
+  if (!gasnete_coll_table || gasnete_coll_table_count >= 2 * (gasnete_coll_table_mask + 1))
+    gasnete_coll_table_grow();
+  gasnete_coll_table_insert(op);
+  gasnete_coll_table_count++;
+  gasnete_coll_activate(op);
 }
 
 static void gasnete_coll_unfile_bucket(gasnete_coll_op_t *op) {
-  gasnete_coll_op_t **p = &gasnete_coll_buckets[gasnete_coll_bucket(op->team->id, op->seq)];
+  gasnete_coll_op_t **p = &gasnete_coll_table[gasnete_coll_slot(op->team->id, op->seq)];
   while (*p != op) p = &(*p)->next_bucket;
   *p = op->next_bucket;
+  gasnete_coll_table_count--;
 }
 
 /* ------------------------------------------------------------ early arrivals
@@ -126,6 +167,8 @@ static void gasnete_coll_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t
       gasneti_fatalerror("gasnet_coll: message with unknown tag 0x%x for op %u from rank %u",
                          (unsigned)msg->tag, (unsigned)op->seq, (unsigned)msg->src_rank);
   }
+  op->wakeups++;
+  if (op->parked) gasnete_coll_activate(op);
 }
 
 static void gasnete_coll_dispatch_locked(uint32_t team_id, uint32_t seq,
@@ -192,28 +235,31 @@ void gasnete_coll_dispatch(uint32_t team_id, uint32_t seq, const gasnete_coll_ms
 }
 
 /* ------------------------------------------------------------ state machine */
-static int gasnete_coll_op_advance(gasnete_coll_op_t *op) {
+/* A sync phase that is not complete waits for its peer's signal. */
+static gasnete_coll_progress_t gasnete_coll_op_advance(gasnete_coll_op_t *op) {
   switch (op->state) {
     case GASNETE_COLL_OP_CHECK:
-      if (!gasnete_coll_dissem_progress(op, &op->check)) return 0;
+      if (!gasnete_coll_dissem_progress(op, &op->check)) return GASNETE_COLL_WAITING;
       op->state = GASNETE_COLL_OP_IN_SYNC;
       __attribute__((fallthrough));
     case GASNETE_COLL_OP_IN_SYNC:
-      if (!gasnete_coll_dissem_progress(op, &op->in_sync)) return 0;
+      if (!gasnete_coll_dissem_progress(op, &op->in_sync)) return GASNETE_COLL_WAITING;
       op->state = GASNETE_COLL_OP_DATA;
       /* fall through: the data may move at once */
       __attribute__((fallthrough));
-    case GASNETE_COLL_OP_DATA:
-      if (op->alg->progress(op) != GASNETE_COLL_DONE) return 0;
+    case GASNETE_COLL_OP_DATA: {
+      gasnete_coll_progress_t r = op->alg->progress(op);
+      if (r != GASNETE_COLL_DONE) return r;
       op->state = GASNETE_COLL_OP_OUT_SYNC;
+    }
       __attribute__((fallthrough));
     case GASNETE_COLL_OP_OUT_SYNC:
-      if (!gasnete_coll_dissem_progress(op, &op->out_sync)) return 0;
+      if (!gasnete_coll_dissem_progress(op, &op->out_sync)) return GASNETE_COLL_WAITING;
       op->state = GASNETE_COLL_OP_DONE;
       __attribute__((fallthrough));
-    case GASNETE_COLL_OP_DONE: return 1;
+    case GASNETE_COLL_OP_DONE: return GASNETE_COLL_DONE;
   }
-  return 0;
+  return GASNETE_COLL_NOT_YET;
 }
 
 static void gasnete_coll_retire(gasnete_coll_op_t *op) {
@@ -239,14 +285,22 @@ static int gasnete_coll_poll(void *arg) {
   gasnete_coll_advancing = 1;
   gasnete_coll_inbox_drain();
   int retired = 0;
-  gasnete_coll_op_t **p = &gasnete_coll_live_head;
+  gasnete_coll_op_t **p = &gasnete_coll_active_head;
   while (*p) {
     gasnete_coll_op_t *op = *p;
-    if (gasnete_coll_op_advance(op)) {
+    uint32_t wakeups = op->wakeups;
+    gasnete_coll_progress_t r = gasnete_coll_op_advance(op);
+    /* A message that arrived during the call may have made it ready. */
+    int park = r == GASNETE_COLL_WAITING && op->wakeups == wakeups;
+    if (r == GASNETE_COLL_DONE || park) {
       *p = op->next_live;
-      if (!*p) gasnete_coll_live_tail = p;
-      gasnete_coll_retire(op);
-      retired++;
+      if (!*p) gasnete_coll_active_tail = p;
+      if (park) {
+        op->parked = 1;
+      } else {
+        gasnete_coll_retire(op);
+        retired++;
+      }
     } else {
       p = &op->next_live;
     }

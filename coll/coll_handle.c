@@ -106,8 +106,19 @@ void gasnet_coll_wait_sync_all(gasnet_coll_handle_t *handles, size_t numhandles)
   static const char call[] = "gasnet_coll_wait_sync_all";
   gasnete_coll_check_sync_call(call);
   gasnete_coll_check_list(handles, numhandles, call);
-  unsigned spins = 0;
-  while (gasnete_coll_reap_list(handles, numhandles, NULL, call)) gasneti_wait_step(&spins);
+  /* One handle at a time, in order: each is looked at until it is done
+   * and then never again, so the wait costs O(handles) plus the polls,
+   * not a walk of the whole list per poll. */
+  gasnete_coll_reap_list(handles, numhandles, NULL, call); /* checks every handle first */
+  for (size_t i = 0; i < numhandles; i++) {
+    unsigned spins = 0;
+    while (handles[i] != GASNET_COLL_INVALID_HANDLE) {
+      if (gasnete_coll_handle_reap(handles[i], call))
+        handles[i] = GASNET_COLL_INVALID_HANDLE;
+      else
+        gasneti_wait_step(&spins);
+    }
+  }
 }
 
 /* Success when at least one handle completed in this call, or when none

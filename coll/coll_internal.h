@@ -161,7 +161,14 @@ extern void gasnete_coll_dissem_deliver(gasnete_coll_op_t *op, gasnete_coll_diss
                                         const gasnete_coll_msg_t *msg);
 
 /* ------------------------------------------------------------ algorithms */
-typedef enum { GASNETE_COLL_NOT_YET = 0, GASNETE_COLL_DONE = 1 } gasnete_coll_progress_t;
+/* NOT_YET: call again on the next poll. WAITING: not yet, and only a
+ * message for this op can change that, so the engine leaves the op alone
+ * until one arrives (polls then cost nothing for ops merely in flight). */
+typedef enum {
+  GASNETE_COLL_NOT_YET = 0,
+  GASNETE_COLL_DONE = 1,
+  GASNETE_COLL_WAITING = 2
+} gasnete_coll_progress_t;
 
 /* What reduce and scan add: the layouts of src (and of a scan's dst) and
  * the client function (reduce_layout.h, reduce_apply.h). */
@@ -214,13 +221,16 @@ typedef enum {
 } gasnete_coll_op_state_t;
 
 struct gasnete_coll_op_s {
-  gasnete_coll_op_t *next_live;   /* initiation order */
+  gasnete_coll_op_t *next_live;   /* the active list (ops the poll advances) */
   gasnete_coll_op_t *next_bucket; /* lookup by sequence number */
   gasnete_coll_team_t *team;
   uint32_t seq;
   gasnete_coll_args_t args;
   const gasnete_coll_alg_t *alg;
   gasnete_coll_op_state_t state;
+  int parked;        /* off the active list until a message arrives */
+  uint32_t wakeups;  /* messages delivered so far (a wake-up during its own
+                        progress call keeps the op active) */
   gasnete_coll_dissem_t check; /* debug builds only */
   gasnete_coll_dissem_t in_sync;
   gasnete_coll_dissem_t out_sync;

@@ -58,7 +58,7 @@ static gasnete_coll_progress_t exchange_staggered_progress(gasnete_coll_op_t *op
     x->sent = 1;
   }
   if (__atomic_load_n(&x->received, __ATOMIC_ACQUIRE) < (size_t)(size - 1) * nb)
-    return GASNETE_COLL_NOT_YET;
+    return GASNETE_COLL_WAITING;
   return GASNETE_COLL_DONE;
 }
 
@@ -135,7 +135,7 @@ static gasnete_coll_progress_t exchange_bruck_progress(gasnete_coll_op_t *op) {
                              b->pack, bytes);
       b->sent = 1;
     }
-    if (__atomic_load_n(&b->received[k], __ATOMIC_ACQUIRE) < bytes) return GASNETE_COLL_NOT_YET;
+    if (__atomic_load_n(&b->received[k], __ATOMIC_ACQUIRE) < bytes) return GASNETE_COLL_WAITING;
     bruck_pack(b, size, nb, k, b->incoming[k], 0);
     b->round++;
     b->sent = 0;

@@ -46,7 +46,7 @@ static gasnete_coll_progress_t gather_tree_progress(gasnete_coll_op_t *op) {
   switch (g->state) {
     case GATHER_COLLECT: {
       size_t expected = (size_t)(g->pos.subtree - 1) * a->nbytes;
-      if (__atomic_load_n(&g->received, __ATOMIC_ACQUIRE) < expected) return GASNETE_COLL_NOT_YET;
+      if (__atomic_load_n(&g->received, __ATOMIC_ACQUIRE) < expected) return GASNETE_COLL_WAITING;
       uint32_t tag = gasnete_coll_tag(GASNETE_COLL_TAG_ALG, GATHER_STEP_DATA, 0);
       if (g->pos.vrank == 0) {
         char *mine = (char *)a->dst + (size_t)a->root * a->nbytes;

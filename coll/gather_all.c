@@ -77,7 +77,7 @@ static gasnete_coll_progress_t gather_all_dissem_progress(gasnete_coll_op_t *op)
     unsigned i = d->round;
     size_t need = (size_t)dissem_count(size, i - (i > 0)) * op->args.nbytes;
     if (i > 0 && __atomic_load_n(&d->received[i - 1], __ATOMIC_ACQUIRE) < need)
-      return GASNETE_COLL_NOT_YET;
+      return GASNETE_COLL_WAITING;
     gasnet_node_t dest = gasnete_coll_rank_add(op->team->myrank, (gasnet_node_t)1 << i, size);
     gather_all_send_run(op, dest, gasnete_coll_tag(GASNETE_COLL_TAG_ALG, GATHER_ALL_STEP_DATA, i),
                         dissem_count(size, i));
@@ -86,7 +86,7 @@ static gasnete_coll_progress_t gather_all_dissem_progress(gasnete_coll_op_t *op)
   if (d->nrounds) {
     unsigned last = d->nrounds - 1;
     size_t need = (size_t)dissem_count(size, last) * op->args.nbytes;
-    if (__atomic_load_n(&d->received[last], __ATOMIC_ACQUIRE) < need) return GASNETE_COLL_NOT_YET;
+    if (__atomic_load_n(&d->received[last], __ATOMIC_ACQUIRE) < need) return GASNETE_COLL_WAITING;
   }
   return GASNETE_COLL_DONE;
 }
@@ -126,7 +126,7 @@ static gasnete_coll_progress_t gather_all_flat_progress(gasnete_coll_op_t *op) {
     f->sent = 1;
   }
   if (__atomic_load_n(&f->received, __ATOMIC_ACQUIRE) < (size_t)(size - 1) * nb)
-    return GASNETE_COLL_NOT_YET;
+    return GASNETE_COLL_WAITING;
   return GASNETE_COLL_DONE;
 }
 

@@ -268,7 +268,8 @@ static gasnete_coll_progress_t images_progress(gasnete_coll_op_t *op) {
     images_pack(op, p);
     p->packed = 1;
   }
-  if (p->inner.alg->progress(&p->inner) != GASNETE_COLL_DONE) return GASNETE_COLL_NOT_YET;
+  gasnete_coll_progress_t r = p->inner.alg->progress(&p->inner);
+  if (r != GASNETE_COLL_DONE) return r; /* WAITING too: inner messages reach this op */
   if (!p->unpacked) {
     if (!images_unpack(op, p)) return GASNETE_COLL_NOT_YET;
     p->unpacked = 1;

@@ -177,7 +177,7 @@ static gasnete_coll_progress_t reduce_tree_progress(gasnete_coll_op_t *op) {
       t->state = REDUCE_AWAIT_CHILDREN;
       __attribute__((fallthrough));
     case REDUCE_AWAIT_CHILDREN:
-      if (!reduce_children_in(t)) return GASNETE_COLL_NOT_YET;
+      if (!reduce_children_in(t)) return GASNETE_COLL_WAITING;
       t->state = REDUCE_COMBINE;
       __attribute__((fallthrough));
     case REDUCE_COMBINE:

@@ -269,7 +269,7 @@ static gasnete_coll_progress_t scan_rounds(gasnete_coll_op_t *op, scan_t *s) {
       s->state = SCAN_ROUND_FOLD;
     }
     if (__atomic_load_n(&s->recv_bytes[s->round], __ATOMIC_ACQUIRE) < scan_msg_bytes(s))
-      return GASNETE_COLL_NOT_YET;
+      return GASNETE_COLL_WAITING;
     scan_round_fold(op, s);
     s->round++;
     s->state = SCAN_ROUND_SEND;
@@ -285,7 +285,7 @@ static gasnete_coll_progress_t scan_progress(gasnete_coll_op_t *op) {
       s->state = SCAN_AWAIT_STAGE;
       __attribute__((fallthrough));
     case SCAN_AWAIT_STAGE:
-      if (!scan_staged(s)) return GASNETE_COLL_NOT_YET;
+      if (!scan_staged(s)) return GASNETE_COLL_WAITING;
       s->state = SCAN_PARTIALS;
       __attribute__((fallthrough));
     case SCAN_PARTIALS:
@@ -294,9 +294,11 @@ static gasnete_coll_progress_t scan_progress(gasnete_coll_op_t *op) {
       s->state = SCAN_ROUND_SEND;
       __attribute__((fallthrough));
     case SCAN_ROUND_SEND:
-    case SCAN_ROUND_FOLD:
-      if (scan_rounds(op, s) != GASNETE_COLL_DONE) return GASNETE_COLL_NOT_YET;
+    case SCAN_ROUND_FOLD: {
+      gasnete_coll_progress_t r = scan_rounds(op, s);
+      if (r != GASNETE_COLL_DONE) return r;
       s->state = SCAN_PREFIX;
+    }
       __attribute__((fallthrough));
     case SCAN_PREFIX:
       if (!gasnete_coll_apply_may_run(&s->fn)) return GASNETE_COLL_NOT_YET;

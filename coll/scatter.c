@@ -57,7 +57,7 @@ static gasnete_coll_progress_t scatter_tree_progress(gasnete_coll_op_t *op) {
     case SCATTER_AWAIT_DATA:
       if (s->pos.vrank != 0 &&
           __atomic_load_n(&s->received, __ATOMIC_ACQUIRE) < (size_t)s->pos.subtree * a->nbytes)
-        return GASNETE_COLL_NOT_YET;
+        return GASNETE_COLL_WAITING;
       s->state = SCATTER_FORWARD;
       __attribute__((fallthrough));
     case SCATTER_FORWARD: {

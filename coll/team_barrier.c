@@ -74,7 +74,7 @@ static gasnete_coll_progress_t gasnete_coll_barrier_progress(gasnete_coll_op_t *
                                b->consensus);
     }
     if (!(__atomic_load_n(&b->arrived, __ATOMIC_ACQUIRE) & (1u << b->round)))
-      return GASNETE_COLL_NOT_YET;
+      return GASNETE_COLL_WAITING;
     b->consensus = gasnete_coll_consensus_merge(b->consensus, b->received[b->round]);
     b->round++;
     b->sent = 0;

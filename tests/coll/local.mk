@@ -24,6 +24,7 @@ check_PROGRAMS += \
 	tests/coll/testreduce \
 	tests/coll/testteam \
 	tests/coll/testprogress \
+	tests/coll/testmany \
 	tests/coll/testimageserr \
 	tests/coll/test_trees \
 	tests/coll/testimages tests/coll/testimages-par
@@ -61,6 +62,11 @@ tests_coll_testprogress_SOURCES = tests/coll/testprogress.c
 tests_coll_testprogress_CPPFLAGS = $(COLL_TESTS_PAR_CPPFLAGS)
 tests_coll_testprogress_LDADD = $(COLL_TESTS_PAR_LIBS)
 tests_coll_testprogress_LDFLAGS = $(COLL_TESTS_LINK_FLAGS)
+
+tests_coll_testmany_SOURCES = tests/coll/testmany.c
+tests_coll_testmany_CPPFLAGS = $(COLL_TESTS_SEQ_CPPFLAGS)
+tests_coll_testmany_LDADD = $(COLL_TESTS_SEQ_LIBS)
+tests_coll_testmany_LDFLAGS = $(COLL_TESTS_LINK_FLAGS)
 
 tests_coll_testimageserr_SOURCES = tests/coll/testimageserr.c
 tests_coll_testimageserr_CPPFLAGS = $(COLL_TESTS_PAR_CPPFLAGS)

@@ -214,6 +214,7 @@ check_PROGRAMS += \
 	tests/mpi/conf/tests/coll/testimages-par \
 	tests/mpi/conf/tests/coll/testimageserr \
 	tests/mpi/conf/tests/coll/testprogress \
+	tests/mpi/conf/tests/coll/testmany \
 	tests/mpi/conf/tests/coll/test_trees \
 	tests/mpi/conf/tests/perf/collperf \
 	tests/mpi/conf/tests/perf/collperf-par
@@ -262,6 +263,11 @@ tests_mpi_conf_tests_coll_testimageserr_SOURCES = tests/coll/testimageserr.c
 tests_mpi_conf_tests_coll_testimageserr_CPPFLAGS = $(MPI_TESTS_PAR_CPPFLAGS)
 tests_mpi_conf_tests_coll_testimageserr_LDADD = $(MPI_COLL_PAR_LIBS)
 tests_mpi_conf_tests_coll_testimageserr_LDFLAGS = $(MPI_TESTS_LINK_FLAGS)
+
+tests_mpi_conf_tests_coll_testmany_SOURCES = tests/coll/testmany.c
+tests_mpi_conf_tests_coll_testmany_CPPFLAGS = $(MPI_TESTS_SEQ_CPPFLAGS)
+tests_mpi_conf_tests_coll_testmany_LDADD = $(MPI_COLL_SEQ_LIBS)
+tests_mpi_conf_tests_coll_testmany_LDFLAGS = $(MPI_TESTS_LINK_FLAGS)
 
 tests_mpi_conf_tests_coll_testprogress_SOURCES = tests/coll/testprogress.c
 tests_mpi_conf_tests_coll_testprogress_CPPFLAGS = $(MPI_TESTS_PAR_CPPFLAGS)
