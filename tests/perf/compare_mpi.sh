@@ -1,6 +1,6 @@
 #!/bin/sh
 # compare_mpi.sh [-b BUILDDIR] [-n NODES] [-k RUNS] [-t TABLES] [-s SYNC]
-#                [-o OPS] [-l SIZES] [-c] [BENCH-ARGS...]
+#                [-o OPS] [-l SIZES] [-T SECONDS] [-c] [BENCH-ARGS...]
 #
 # The collectives against Open MPI's own, measured in one run: each of RUNS
 # rounds runs, one after the other, tests/perf/collperf on the smp conduit,
@@ -27,13 +27,14 @@
 #             of tests/perf/mpicollperf.c)
 #   OPS       default broadcast,scatter,gather,gather_all,exchange,reduce,scan
 #   SIZES     default 8,4K,64K,1M
+#   SECONDS   the time limit of each job (default 600); a job that runs
+#             out of it fails the script, naming the job
 #   -c        CSV instead: table,op,bytes,sync,nodes,ours_us,mpi_us,ratio
 #   BENCH-ARGS  more options for both programs (e.g. -i 50 -r 5)
 #
 # Ours always runs with malloc'd buffers and LOCAL addressing (collperf
 # -O), as MPI's do. Exits 1 if a job fails or a table lacks a cell (every
-# op at every size), 2 on bad usage or a missing program. Each job runs
-# under `timeout` (GASNET_COMPARE_JOB_LIMIT seconds, default 600).
+# op at every size), 2 on bad usage or a missing program.
 set -u
 builddir=.
 nodes=2
@@ -43,6 +44,7 @@ sync=my
 ops=broadcast,scatter,gather,gather_all,exchange,reduce,scan
 sizes=8,4K,64K,1M
 csv=0
+limit=600
 while [ $# -gt 0 ]; do
   case $1 in
     -b) builddir=$2; shift 2 ;;
@@ -52,13 +54,13 @@ while [ $# -gt 0 ]; do
     -s) sync=$2; shift 2 ;;
     -o) ops=$2; shift 2 ;;
     -l) sizes=$2; shift 2 ;;
+    -T) limit=$2; shift 2 ;;
     -c) csv=1; shift ;;
     --) shift; break ;;
     *) break ;;
   esac
 done
 case $sync in my | all) ;; *) echo "compare_mpi: -s is my or all" >&2; exit 2 ;; esac
-limit=${GASNET_COMPARE_JOB_LIMIT:-600}
 
 need() { # $1 = program, $2 = how to get it
   [ -x "$1" ] || { echo "compare_mpi: no $1 ($2)" >&2; exit 2; }
@@ -97,8 +99,11 @@ trap 'exit 143' TERM
 job() {
   name=$1 round=$2
   shift 2
-  if ! timeout -k 5 "$limit" "$@" >"$tmp/out" 2>"$tmp/err"; then
-    echo "compare_mpi: failed ($name, round $round): $*" >&2
+  timeout -k 5 "$limit" "$@" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  if [ $rc -ne 0 ]; then
+    [ $rc -eq 124 ] && echo "compare_mpi: timed out after $limit s:" >&2
+    echo "compare_mpi: failed ($name, round $round, exit $rc): $*" >&2
     cat "$tmp/err" >&2
     exit 1
   fi
