@@ -1,7 +1,8 @@
 /* collperf: latency of the data-movement collectives.
  *
- * Usage: collperf [-a ALG] [-o OPS] [-n MIN] [-m MAX] [-x FACTOR] [-i ITERS]
- *                 [-r REPS] [-s SYNCS] [-R RADIX] [-O] [-c] [-I IMAGES] [-h]
+ * Usage: collperf [-a ALG] [-o OPS] [-n MIN] [-m MAX] [-x FACTOR] [-l SIZES]
+ *                 [-i ITERS] [-r REPS] [-s SYNCS] [-R RADIX] [-O] [-c] [-I IMAGES]
+ *                 [-h]
  *
  *   -a ALG     force algorithm ALG for every op that has one of that name
  *              (GASNET_COLL_<OP>_ALG, set before gasnet_init so every node
@@ -14,6 +15,8 @@
  *              (that have ALG)
  *   -n MIN, -m MAX   block sizes in bytes, default 8 .. 1M (K/M suffixes)
  *   -x FACTOR  size step, default 4 (MAX is always measured)
+ *   -l SIZES   comma list of block sizes instead (e.g. 8,4K,64K,1M), in
+ *              that order; tests/perf/mpicollperf takes the same list
  *   -i ITERS   collectives per repetition for small blocks (default 200;
  *              fewer for large blocks: at most ~32 MiB moved per node per
  *              repetition, at least 3)
@@ -101,7 +104,10 @@ static struct {
     size_t min, max, factor;
     int iters, reps, csv, out_of_seg, images;
     int syncs[SYNC_COUNT];
-} opt = {NULL, {0}, 8, (size_t)1 << 20, 4, 200, 7, 0, 0, 1, {0}};
+    size_t sizes[64]; /* the block sizes measured, in order */
+    int nsizes;
+} opt = {NULL, {0}, 8, (size_t)1 << 20, 4, 200, 7, 0, 0, 1, {0}, {0}, 0};
+enum { MAX_SIZES = sizeof opt.sizes / sizeof opt.sizes[0] };
 
 static gasnet_node_t N, ME;
 static size_t NIMG; /* images in the job: N * opt.images */
@@ -123,8 +129,8 @@ static void die(const char *msg, const char *arg) {
 }
 
 static void usage(void) {
-  printf("usage: collperf [-a ALG] [-o OPS] [-n MIN] [-m MAX] [-x FACTOR] [-i ITERS] [-r REPS]\n"
-         "                [-s all,no,my] [-R RADIX] [-O] [-c] [-I IMAGES] [-h]\n"
+  printf("usage: collperf [-a ALG] [-o OPS] [-n MIN] [-m MAX] [-x FACTOR] [-l SIZES] [-i ITERS]\n"
+         "                [-r REPS] [-s all,no,my] [-R RADIX] [-O] [-c] [-I IMAGES] [-h]\n"
          "  -I IMAGES  images (threads) per node; more than 1 needs collperf-par\n"
          "  (the other options: the comment at the top of tests/perf/collperf.c)\n");
   exit(0);
@@ -137,6 +143,33 @@ static size_t parse_size(const char *s) {
   else if (*end == 'M' || *end == 'm') v <<= 20, end++;
   if (end == s || *end || v == 0) die("bad size", s);
   return (size_t)v;
+}
+
+/* -l: an explicit comma list of sizes. */
+static void parse_sizes(const char *arg) {
+  char *copy = strdup(arg), *save = NULL;
+  if (!copy) die("out of memory", NULL);
+  opt.nsizes = 0; /* the last -l counts */
+  for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    if (opt.nsizes == MAX_SIZES) die("too many sizes", arg);
+    opt.sizes[opt.nsizes++] = parse_size(t);
+  }
+  free(copy);
+  if (opt.nsizes == 0) die("no sizes", arg);
+}
+
+/* Without -l: MIN, MIN * FACTOR, ... and always MAX. With either, MAX
+ * becomes the largest size (it sizes the buffers). */
+static void settle_sizes(void) {
+  if (opt.nsizes == 0)
+    for (size_t nb = opt.min;; nb = nb * opt.factor > opt.max ? opt.max : nb * opt.factor) {
+      if (opt.nsizes == MAX_SIZES) die("too many sizes", NULL);
+      opt.sizes[opt.nsizes++] = nb;
+      if (nb >= opt.max) break;
+    }
+  opt.max = 0;
+  for (int s = 0; s < opt.nsizes; s++)
+    if (opt.sizes[s] > opt.max) opt.max = opt.sizes[s];
 }
 
 static int has_alg(int op, const char *alg) {
@@ -262,6 +295,7 @@ static void parse_args(int argc, char **argv, const char **ops, const char **syn
     else if (!strcmp(a, "-n")) opt.min = parse_size(v);
     else if (!strcmp(a, "-m")) opt.max = parse_size(v);
     else if (!strcmp(a, "-x")) opt.factor = parse_size(v);
+    else if (!strcmp(a, "-l")) parse_sizes(v);
     else if (!strcmp(a, "-i")) opt.iters = atoi(v);
     else if (!strcmp(a, "-r")) opt.reps = atoi(v);
     else if (!strcmp(a, "-s")) *syncs = v;
@@ -271,6 +305,7 @@ static void parse_args(int argc, char **argv, const char **ops, const char **syn
   }
   if (opt.iters < 1 || opt.reps < 1 || opt.factor < 2 || opt.min > opt.max || opt.images < 1)
     die("bad options", NULL);
+  settle_sizes();
 #if !defined(GASNET_PAR)
   if (opt.images > 1)
     die("-I above 1 needs the PAR build, tests/perf/collperf-par (this SEQ build runs one "
@@ -384,10 +419,7 @@ static void run_image(image_t *im) {
   for (int op = 0; op < OP_COUNT; op++) {
     if (!opt.ops[op]) continue;
     if (im->reporter && !opt.csv) print_op_header(op);
-    for (size_t nb = opt.min;; nb = nb * opt.factor > opt.max && nb < opt.max ? opt.max : nb * opt.factor) {
-      measure_row(im, op, nb);
-      if (nb >= opt.max) break;
-    }
+    for (int s = 0; s < opt.nsizes; s++) measure_row(im, op, opt.sizes[s]);
   }
   barrier(im);
   if (opt.out_of_seg) {

@@ -7,4 +7,14 @@ tests_perf_amperf_SOURCES = tests/perf/amperf.c
 tests_perf_amperf_CPPFLAGS = $(PUBLIC_CPPFLAGS) -I$(top_srcdir)/conduits/smp -DGASNET_SEQ
 tests_perf_amperf_LDADD = libgasnet-smp-seq.la $(PTHREAD_LIBS)
 endif
-EXTRA_DIST += tests/perf/perf.cases
+# The collectives benchmark's twin through MPI's own collectives, and the
+# script that runs both and prints the ratios (docs/collectives.md,
+# "Against Open MPI"). mpicollperf needs no GASNet library.
+if BUILD_MPI
+noinst_PROGRAMS += tests/perf/mpicollperf
+tests_perf_mpicollperf_SOURCES = tests/perf/mpicollperf.c
+tests_perf_mpicollperf_CPPFLAGS = $(MPI_CFLAGS)
+tests_perf_mpicollperf_LDADD = $(MPI_LIBS)
+tests_perf_mpicollperf_LDFLAGS = $(AM_LDFLAGS) -no-install
+endif
+EXTRA_DIST += tests/perf/perf.cases tests/perf/compare_mpi.sh

@@ -1,0 +1,188 @@
+#!/bin/sh
+# compare_mpi.sh [-b BUILDDIR] [-n NODES] [-k RUNS] [-t TABLES] [-s SYNC]
+#                [-o OPS] [-l SIZES] [-T SECONDS] [-c] [BENCH-ARGS...]
+#
+# The collectives against Open MPI's own, measured in one run: each of RUNS
+# rounds runs, one after the other, tests/perf/collperf on the smp conduit,
+# collperf on the mpi conduit over TCP, and tests/perf/mpicollperf (the same
+# loops through MPI_Bcast, MPI_Scatter, ...) over Open MPI's shared-memory
+# and TCP transports, so every program sees the same share of a noisy
+# machine. Per (op, bytes) a cell is the median over the rounds of each
+# run's median; the tables give ours, Open MPI's and ours / Open MPI.
+#
+#   BUILDDIR  the top build dir (default .); it needs tests/perf/collperf,
+#             tests/perf/mpicollperf and, for table mpi,
+#             tests/mpi/conf/tests/perf/collperf (`make check` builds it;
+#             or `make tests/mpi/conf/tests/perf/collperf`)
+#   NODES     processes (default 2); mpirun gets --oversubscribe when they
+#             outnumber the cores
+#   RUNS      rounds (default 3)
+#   TABLES    comma list (default shm,tcp,mpi):
+#               shm  smp conduit  vs Open MPI, --mca btl self,vader
+#               tcp  smp conduit  vs Open MPI, --mca btl self,tcp (loopback)
+#               mpi  mpi conduit over TCP vs Open MPI over TCP (the same
+#                    transport options, through GASNET_MPIRUN_ARGS)
+#   SYNC      my (default) or all: ours with IN_MYSYNC|OUT_MYSYNC or
+#             IN_ALLSYNC|OUT_ALLSYNC; mpicollperf's twin of each (the top
+#             of tests/perf/mpicollperf.c)
+#   OPS       default broadcast,scatter,gather,gather_all,exchange,reduce,scan
+#   SIZES     default 8,4K,64K,1M
+#   SECONDS   the time limit of each job (default 600); a job that runs
+#             out of it fails the script, naming the job
+#   -c        CSV instead: table,op,bytes,sync,nodes,ours_us,mpi_us,ratio
+#   BENCH-ARGS  more options for both programs (e.g. -i 50 -r 5)
+#
+# Ours always runs with malloc'd buffers and LOCAL addressing (collperf
+# -O), as MPI's do. Exits 1 if a job fails or a table lacks a cell (every
+# op at every size), 2 on bad usage or a missing program.
+set -u
+builddir=.
+nodes=2
+runs=3
+tables=shm,tcp,mpi
+sync=my
+ops=broadcast,scatter,gather,gather_all,exchange,reduce,scan
+sizes=8,4K,64K,1M
+csv=0
+limit=600
+while [ $# -gt 0 ]; do
+  case $1 in
+    -b) builddir=$2; shift 2 ;;
+    -n) nodes=$2; shift 2 ;;
+    -k) runs=$2; shift 2 ;;
+    -t) tables=$2; shift 2 ;;
+    -s) sync=$2; shift 2 ;;
+    -o) ops=$2; shift 2 ;;
+    -l) sizes=$2; shift 2 ;;
+    -T) limit=$2; shift 2 ;;
+    -c) csv=1; shift ;;
+    --) shift; break ;;
+    *) break ;;
+  esac
+done
+case $sync in my | all) ;; *) echo "compare_mpi: -s is my or all" >&2; exit 2 ;; esac
+
+need() { # $1 = program, $2 = how to get it
+  [ -x "$1" ] || { echo "compare_mpi: no $1 ($2)" >&2; exit 2; }
+}
+smp_run=$builddir/conduits/smp/gasnetrun_smp
+mpi_run=$builddir/conduits/mpi/gasnetrun_mpi
+ours=$builddir/tests/perf/collperf
+ours_mpi=$builddir/tests/mpi/conf/tests/perf/collperf
+twin=$builddir/tests/perf/mpicollperf
+if [ ! -x "$mpi_run" ]; then
+  echo "SKIP: $mpi_run is missing (configure found no MPI)"
+  exit 77
+fi
+need "$twin" "make tests/perf/mpicollperf"
+need "$ours" "make tests/perf/collperf"
+case ,$tables, in *,mpi,*) need "$ours_mpi" "make tests/mpi/conf/tests/perf/collperf" ;; esac
+
+# mpirun as gasnetrun_mpi runs it, with what this machine needs.
+# shellcheck disable=SC2016 # a literal ${ in the pattern
+MPIRUN=$(sed -n 's/^MPIRUN=\${GASNET_MPIRUN:-\(.*\)}$/\1/p' "$mpi_run")
+MPIRUN=${GASNET_MPIRUN:-$MPIRUN}
+mpirun_opts=
+[ "$(id -u)" = 0 ] && mpirun_opts="--allow-run-as-root"
+cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+[ "$nodes" -gt "$cores" ] && mpirun_opts="$mpirun_opts --oversubscribe"
+# The transports, as tests/mpi/mpi_lib.sh names them.
+SHM_ARGS="--mca btl self,vader"
+TCP_ARGS="--mca btl self,tcp --mca btl_tcp_if_include lo"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/compare_mpi.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# job NAME ROUND COMMAND...: run one job, keep its CSV rows as NAME,ROW.
+job() {
+  name=$1 round=$2
+  shift 2
+  timeout -k 5 "$limit" "$@" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  if [ $rc -ne 0 ]; then
+    [ $rc -eq 124 ] && echo "compare_mpi: timed out after $limit s:" >&2
+    echo "compare_mpi: failed ($name, round $round, exit $rc): $*" >&2
+    cat "$tmp/err" >&2
+    exit 1
+  fi
+  # The header and collperf's yardstick rows (reduce_floors, ...) go.
+  awk -F, -v n="$name" 'NR > 1 && $1 !~ /_floors$/ { print n "," $0 }' "$tmp/out" >>"$tmp/all"
+}
+
+bench="-c -s $sync -o $ops -l $sizes"
+has() { case ,$tables, in *,$1,*) return 0 ;; esac; return 1; }
+: >"$tmp/all"
+r=1
+while [ "$r" -le "$runs" ]; do
+  # shellcheck disable=SC2086 # option lists are split into words on purpose
+  {
+    job ours_smp "$r" "$smp_run" -n "$nodes" "$ours" -O $bench "$@"
+    if has mpi; then
+      job ours_mpi "$r" env GASNET_MPIRUN_ARGS="$TCP_ARGS" "$mpi_run" -n "$nodes" "$ours_mpi" -O $bench "$@"
+    fi
+    if has shm; then
+      job mpi_shm "$r" "$MPIRUN" $mpirun_opts $SHM_ARGS -np "$nodes" "$twin" $bench "$@"
+    fi
+    if has tcp || has mpi; then
+      job mpi_tcp "$r" "$MPIRUN" $mpirun_opts $TCP_ARGS -np "$nodes" "$twin" $bench "$@"
+    fi
+  }
+  r=$((r + 1))
+done
+
+# The tables: NAME, ours' job, MPI's job, title.
+{
+  has shm && echo "shm,ours_smp,mpi_shm,smp conduit vs Open MPI over shared memory ($SHM_ARGS)"
+  has tcp && echo "tcp,ours_smp,mpi_tcp,smp conduit vs Open MPI over TCP ($TCP_ARGS)"
+  has mpi && echo "mpi,ours_mpi,mpi_tcp,mpi conduit over TCP vs Open MPI over TCP ($TCP_ARGS)"
+} >"$tmp/tables"
+
+# Rows NAME,op,alg,nodes,bytes,sync,med,min,images -> the tables (or the
+# CSV); exit 1 when a table lacks (op, bytes) for some op or size.
+awk -F, -v csv="$csv" -v ops="$ops" -v nsizes="$(echo "$sizes" | tr , '\n' | grep -c .)" -v runs="$runs" -v nodes="$nodes" -v sync="$sync" '
+  function median(key,    n, i, j, t, a) {
+    n = cnt[key]
+    for (i = 1; i <= n; i++) a[i] = val[key, i]
+    for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+  }
+  FILENAME ~ /tables$/ { nt++; tname[nt] = $1; tours[nt] = $2; tmpi[nt] = $3
+                         ttitle[nt] = substr($0, length($1 $2 $3) + 4); next }
+  {
+    key = $1 SUBSEP $2 SUBSEP $5
+    val[key, ++cnt[key]] = $7
+    if (!(($2, $5) in seen)) { seen[$2, $5] = 1; sizes[$2] = sizes[$2] " " $5 }
+  }
+  END {
+    nops = split(ops, op, ",")
+    syncname = sync == "my" ? "IN_MYSYNC|OUT_MYSYNC" : "IN_ALLSYNC|OUT_ALLSYNC"
+    if (csv) print "table,op,bytes,sync,nodes,ours_us,mpi_us,ratio"
+    bad = 0
+    for (t = 1; t <= nt; t++) {
+      if (!csv) {
+        printf "\n%s, %d processes\n", ttitle[t], nodes
+        printf "ours: %s, LOCAL, malloc'\''d buffers; Open MPI: %s; median of %d runs (us)\n", \
+          syncname, sync == "my" ? "the calls back to back" : "MPI_Barrier, call, MPI_Barrier", runs
+        printf "%-11s %8s %11s %11s %9s\n", "op", "bytes", "ours", "Open MPI", "ours/MPI"
+      }
+      for (o = 1; o <= nops; o++) {
+        ns = split(substr(sizes[op[o]], 2), sz, " ")
+        if (ns != nsizes) {
+          printf "compare_mpi: %s has %d sizes, not %d\n", op[o], ns, nsizes > "/dev/stderr"; bad = 1
+        }
+        for (s = 1; s <= ns; s++) {
+          ko = tours[t] SUBSEP op[o] SUBSEP sz[s]; km = tmpi[t] SUBSEP op[o] SUBSEP sz[s]
+          if (!(ko in cnt) || !(km in cnt)) {
+            printf "compare_mpi: table %s lacks %s at %s bytes\n", tname[t], op[o], sz[s] > "/dev/stderr"
+            bad = 1; continue
+          }
+          a = median(ko); b = median(km); ratio = b > 0 ? a / b : 0
+          if (csv) printf "%s,%s,%s,%s,%d,%.3f,%.3f,%.3f\n", tname[t], op[o], sz[s], sync, nodes, a, b, ratio
+          else printf "%-11s %8s %11.2f %11.2f %9.2f\n", op[o], sz[s], a, b, ratio
+        }
+      }
+    }
+    exit bad
+  }' "$tmp/tables" "$tmp/all"

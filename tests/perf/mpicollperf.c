@@ -1,0 +1,322 @@
+/* mpicollperf: collperf's loops through MPI's own collectives, the yardstick
+ * the collectives are measured against (tests/perf/compare_mpi.sh runs both
+ * and prints the ratios).
+ *
+ * Usage: mpirun -np N mpicollperf [-o OPS] [-n MIN] [-m MAX] [-x FACTOR]
+ *                                 [-l SIZES] [-i ITERS] [-r REPS] [-s SYNCS]
+ *                                 [-O] [-c] [-h]
+ *
+ * The options, the sizes, the iteration and repetition counts, the timed
+ * loop and the output (table or CSV, -c) are collperf's, so the two join
+ * on (op, bytes, sync). The ops and what each call is:
+ *
+ *   broadcast   MPI_Bcast      root 0, BYTES bytes
+ *   scatter     MPI_Scatter    root 0, BYTES bytes per rank
+ *   gather      MPI_Gather     root 0, BYTES bytes per rank
+ *   gather_all  MPI_Allgather  BYTES bytes per rank
+ *   exchange    MPI_Alltoall   BYTES bytes per pair of ranks
+ *   reduce      the sum of a distributed array of int32 (BYTES / 4 per
+ *               rank) at rank 0: a local sum, then MPI_Reduce of that one
+ *               element (MPI_SUM)
+ *   scan        the inclusive prefix sums of that array: a local sum,
+ *               MPI_Scan of it (one element), then the local prefix sums
+ *               from the carry
+ *   reduce_ew   MPI_Reduce, MPI_SUM, element-wise over BYTES / 4 int32
+ *   scan_ew     MPI_Scan, MPI_SUM, element-wise over BYTES / 4 int32
+ *
+ * reduce and scan compute what collperf's reduce and scan compute
+ * (gasnet_coll_reduce / _scan of a blocked int32 array, one block of
+ * BYTES / 4 elements per image: one sum, or every prefix sum), the way an
+ * MPI program would. MPI's element-wise forms are another operation (each
+ * rank's BYTES cross the network), so they have their own names and are
+ * not in the default set.
+ *
+ * Sync variants (-s, default my):
+ *   my   the calls back to back. MPI's blocking collectives promise what
+ *        IN_MYSYNC|OUT_MYSYNC does: a call returns once this rank's
+ *        buffers are done with, and promises nothing about the others.
+ *   all  MPI_Barrier, the call, MPI_Barrier: what an MPI program writes to
+ *        get IN_ALLSYNC|OUT_ALLSYNC's promise (nobody's data moves before
+ *        every rank has entered; nobody returns before every rank is done).
+ * MPI has no weaker blocking form, so "no" (IN_NOSYNC|OUT_NOSYNC) has no
+ * twin and is refused.
+ *
+ * Buffers are malloc'd (collperf -O); -O is accepted and changes nothing.
+ * One repetition: MPI_Barrier, ITERS calls back to back, MPI_Barrier; its
+ * time / ITERS is one sample, taken by rank 0; the median and the minimum
+ * of the samples are printed, in microseconds. */
+#define _POSIX_C_SOURCE 200809L
+#include <mpi.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { OP_BCAST, OP_SCATTER, OP_GATHER, OP_GATHER_ALL, OP_EXCHANGE,
+       OP_REDUCE, OP_SCAN, OP_REDUCE_EW, OP_SCAN_EW, OP_COUNT };
+static const char *const op_names[OP_COUNT] = {"broadcast", "scatter", "gather",
+                                               "gather_all", "exchange", "reduce",
+                                               "scan", "reduce_ew", "scan_ew"};
+enum { DEFAULT_OPS = OP_SCAN + 1 }; /* the ops collperf also has */
+
+enum { SYNC_ALL, SYNC_NO, SYNC_MY, SYNC_COUNT }; /* collperf's order */
+static const char *const sync_names[SYNC_COUNT] = {"all", "no", "my"};
+
+enum { MAX_SIZES = 64 };
+static struct {
+  int ops[OP_COUNT];
+  int syncs[SYNC_COUNT];
+  size_t min, max, factor;
+  size_t sizes[MAX_SIZES];
+  int nsizes, iters, reps, csv;
+} opt = {{0}, {0}, 8, (size_t)1 << 20, 4, {0}, 0, 200, 7, 0};
+
+static int P, ME;
+static unsigned char *dst, *src; /* opt.max * P bytes each */
+
+static void die(const char *msg, const char *arg) {
+  if (ME == 0) fprintf(stderr, "mpicollperf: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
+  MPI_Finalize();
+  exit(2);
+}
+
+static void usage(void) {
+  if (ME == 0)
+    printf("usage: mpicollperf [-o OPS] [-n MIN] [-m MAX] [-x FACTOR] [-l SIZES] [-i ITERS]\n"
+           "                   [-r REPS] [-s all,my] [-O] [-c] [-h]\n"
+           "  (what each op and sync variant is: the comment at the top of "
+           "tests/perf/mpicollperf.c)\n");
+  MPI_Finalize();
+  exit(0);
+}
+
+static size_t parse_size(const char *s) {
+  char *end;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (*end == 'K' || *end == 'k') v <<= 10, end++;
+  else if (*end == 'M' || *end == 'm') v <<= 20, end++;
+  if (end == s || *end || v == 0) die("bad size", s);
+  return (size_t)v;
+}
+
+static void parse_list(const char *arg, const char *const *names, int count, int *set,
+                       const char *what) {
+  for (const char *p = arg; *p;) {
+    size_t len = strcspn(p, ",");
+    int found = 0;
+    for (int i = 0; i < count; i++)
+      if (strlen(names[i]) == len && !strncmp(names[i], p, len)) set[i] = found = 1;
+    if (!found) die(what, p);
+    p += len + (p[len] == ',');
+  }
+}
+
+/* -l: an explicit comma list of sizes, measured in that order. */
+static void parse_sizes(const char *arg) {
+  char *copy = strdup(arg), *save = NULL;
+  if (!copy) die("out of memory", NULL);
+  opt.nsizes = 0;
+  for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    if (opt.nsizes == MAX_SIZES) die("too many sizes", arg);
+    opt.sizes[opt.nsizes++] = parse_size(t);
+  }
+  free(copy);
+  if (opt.nsizes == 0) die("no sizes", arg);
+}
+
+/* Without -l: MIN, MIN * FACTOR, ... and always MAX (collperf's steps). */
+static void size_steps(void) {
+  opt.nsizes = 0;
+  for (size_t nb = opt.min;; nb = nb * opt.factor > opt.max ? opt.max : nb * opt.factor) {
+    if (opt.nsizes == MAX_SIZES) die("too many sizes", NULL);
+    opt.sizes[opt.nsizes++] = nb;
+    if (nb >= opt.max) break;
+  }
+}
+
+static void parse_args(int argc, char **argv) {
+  const char *ops = NULL, *syncs = "my", *sizes = NULL;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "-c")) { opt.csv = 1; continue; }
+    if (!strcmp(a, "-O")) continue; /* buffers are always malloc'd */
+    if (!strcmp(a, "-h")) usage();
+    if (i + 1 >= argc) die("missing value after", a);
+    const char *v = argv[++i];
+    if (!strcmp(a, "-o")) ops = v;
+    else if (!strcmp(a, "-n")) opt.min = parse_size(v);
+    else if (!strcmp(a, "-m")) opt.max = parse_size(v);
+    else if (!strcmp(a, "-x")) opt.factor = parse_size(v);
+    else if (!strcmp(a, "-l")) sizes = v;
+    else if (!strcmp(a, "-i")) opt.iters = atoi(v);
+    else if (!strcmp(a, "-r")) opt.reps = atoi(v);
+    else if (!strcmp(a, "-s")) syncs = v;
+    else die("unknown option", a);
+  }
+  if (opt.iters < 1 || opt.reps < 1 || opt.factor < 2 || opt.min > opt.max)
+    die("bad options", NULL);
+  if (ops) parse_list(ops, op_names, OP_COUNT, opt.ops, "unknown op");
+  else for (int o = 0; o < DEFAULT_OPS; o++) opt.ops[o] = 1;
+  parse_list(syncs, sync_names, SYNC_COUNT, opt.syncs, "unknown sync variant");
+  if (opt.syncs[SYNC_NO]) die("MPI has no twin of IN_NOSYNC|OUT_NOSYNC", "-s no");
+  if (sizes) parse_sizes(sizes);
+  else size_steps();
+  opt.max = 0;
+  for (int s = 0; s < opt.nsizes; s++)
+    if (opt.sizes[s] > opt.max) opt.max = opt.sizes[s];
+}
+
+/* The sum of n int32 (unsigned: the sums wrap, as the library's do). */
+static uint32_t local_sum(const uint32_t *x, size_t n) {
+  uint32_t s = 0;
+  for (size_t i = 0; i < n; i++) s += x[i];
+  return s;
+}
+
+/* collperf's reduce: the array's sum at rank 0. */
+static void array_reduce(size_t n) {
+  uint32_t part = local_sum((const uint32_t *)src, n), total = 0;
+  MPI_Reduce(&part, &total, 1, MPI_UINT32_T, MPI_SUM, 0, MPI_COMM_WORLD);
+  if (ME == 0) memcpy(dst, &total, sizeof total);
+}
+
+/* collperf's inclusive scan: every element's prefix sum over the array.
+ * MPI_Scan gives the sum up to this rank's block; minus the block's own
+ * sum it is the carry into the block. */
+static void array_scan(size_t n) {
+  const uint32_t *in = (const uint32_t *)src;
+  uint32_t *out = (uint32_t *)dst;
+  uint32_t part = local_sum(in, n), incl = 0;
+  MPI_Scan(&part, &incl, 1, MPI_UINT32_T, MPI_SUM, MPI_COMM_WORLD);
+  uint32_t carry = incl - part;
+  for (size_t i = 0; i < n; i++) out[i] = carry += in[i];
+}
+
+static void run_coll(int op, size_t nb) {
+  MPI_Comm W = MPI_COMM_WORLD;
+  int n = (int)nb;
+  size_t elems = nb / 4 ? nb / 4 : 1;
+  switch (op) {
+    case OP_BCAST: MPI_Bcast(src, n, MPI_BYTE, 0, W); break;
+    case OP_SCATTER: MPI_Scatter(src, n, MPI_BYTE, dst, n, MPI_BYTE, 0, W); break;
+    case OP_GATHER: MPI_Gather(src, n, MPI_BYTE, dst, n, MPI_BYTE, 0, W); break;
+    case OP_GATHER_ALL: MPI_Allgather(src, n, MPI_BYTE, dst, n, MPI_BYTE, W); break;
+    case OP_EXCHANGE: MPI_Alltoall(src, n, MPI_BYTE, dst, n, MPI_BYTE, W); break;
+    case OP_REDUCE: array_reduce(elems); break;
+    case OP_SCAN: array_scan(elems); break;
+    case OP_REDUCE_EW:
+      MPI_Reduce(src, dst, (int)elems, MPI_UINT32_T, MPI_SUM, 0, W);
+      break;
+    case OP_SCAN_EW: MPI_Scan(src, dst, (int)elems, MPI_UINT32_T, MPI_SUM, W); break;
+  }
+}
+
+/* One call as sync variant `sync` runs it (see the top of the file). */
+static void one_call(int op, size_t nb, int sync) {
+  if (sync == SYNC_ALL) MPI_Barrier(MPI_COMM_WORLD);
+  run_coll(op, nb);
+  if (sync == SYNC_ALL) MPI_Barrier(MPI_COMM_WORLD);
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* collperf's iteration count: at most ~32 MiB per rank per repetition,
+ * at least 3 calls. */
+static int iterations(size_t nb) {
+  size_t per_iter = nb * (size_t)P;
+  int iters = opt.iters;
+  if ((size_t)iters * per_iter > ((size_t)32 << 20)) iters = (int)(((size_t)32 << 20) / per_iter);
+  return iters < 3 ? 3 : iters;
+}
+
+/* Median and minimum latency (us) of one (op, size, sync), timed by rank 0;
+ * the closing barrier makes each sample include the slowest rank. */
+static void measure(int op, size_t nb, int sync, double *median_p, double *min_p) {
+  int iters = iterations(nb);
+  double *samples = malloc((size_t)opt.reps * sizeof *samples);
+  if (!samples) die("out of memory", NULL);
+  MPI_Barrier(MPI_COMM_WORLD);
+  one_call(op, nb, sync); /* warm-up, as collperf */
+  one_call(op, nb, sync);
+  for (int r = 0; r < opt.reps; r++) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < iters; i++) one_call(op, nb, sync);
+    MPI_Barrier(MPI_COMM_WORLD);
+    samples[r] = (MPI_Wtime() - t0) * 1e6 / iters;
+  }
+  qsort(samples, (size_t)opt.reps, sizeof *samples, cmp_double);
+  *median_p = opt.reps % 2 ? samples[opt.reps / 2]
+                           : (samples[opt.reps / 2 - 1] + samples[opt.reps / 2]) / 2;
+  *min_p = samples[0];
+  free(samples);
+}
+
+static void print_header(void) {
+  if (opt.csv) {
+    printf("op,alg,nodes,bytes,sync,usec_median,usec_min,images_per_node\n");
+  } else {
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    MPI_Get_library_version(lib, &len);
+    lib[strcspn(lib, ",\n")] = '\0'; /* the first line's name and version */
+    printf("mpicollperf: %d ranks x 1 image per rank, algorithm mpi (%s), buffers "
+           "malloc'd, median of %d repetitions (us)\n",
+           P, lib, opt.reps);
+  }
+  fflush(stdout);
+}
+
+static void print_op_header(int op) {
+  printf("\n%s, algorithm mpi, %d nodes\n%10s", op_names[op], P, "bytes");
+  for (int s = 0; s < SYNC_COUNT; s++)
+    if (opt.syncs[s]) printf("  %9ssync med  %6s min", sync_names[s], "");
+  printf("\n");
+}
+
+/* One row: every sync variant of (op, nb). */
+static void measure_row(int op, size_t nb) {
+  if (ME == 0 && !opt.csv) printf("%10zu", nb);
+  for (int s = 0; s < SYNC_COUNT; s++) {
+    if (!opt.syncs[s]) continue;
+    double med, mn;
+    measure(op, nb, s, &med, &mn);
+    if (ME != 0) continue;
+    if (opt.csv)
+      printf("%s,mpi,%d,%zu,%s,%.3f,%.3f,1\n", op_names[op], P, nb, sync_names[s], med, mn);
+    else
+      printf("  %17.2f  %10.2f", med, mn);
+  }
+  if (ME == 0) {
+    if (!opt.csv) printf("\n");
+    fflush(stdout);
+  }
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_size(MPI_COMM_WORLD, &P);
+  MPI_Comm_rank(MPI_COMM_WORLD, &ME);
+  parse_args(argc, argv);
+  if (opt.max > (size_t)INT32_MAX / (size_t)P) die("-m too large for an int count", NULL);
+  size_t region = opt.max * (size_t)P; /* the largest src or dst */
+  dst = malloc(region);
+  src = malloc(region);
+  if (!dst || !src) die("out of memory", NULL);
+  memset(dst, 1, region); /* touch every page before timing, as collperf */
+  memset(src, 2, region);
+  if (ME == 0) print_header();
+  for (int op = 0; op < OP_COUNT; op++) {
+    if (!opt.ops[op]) continue;
+    if (ME == 0 && !opt.csv) print_op_header(op);
+    for (int s = 0; s < opt.nsizes; s++) measure_row(op, opt.sizes[s]);
+  }
+  free(dst);
+  free(src);
+  MPI_Finalize();
+  return 0;
+}
