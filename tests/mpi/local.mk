@@ -210,6 +210,8 @@ check_PROGRAMS += \
 	tests/mpi/conf/tests/coll/testcollerr \
 	tests/mpi/conf/tests/coll/testreduce \
 	tests/mpi/conf/tests/coll/testteam \
+	tests/mpi/conf/tests/coll/testprogress \
+	tests/mpi/conf/tests/coll/testimageserr \
 	tests/mpi/conf/tests/coll/test_trees \
 	tests/mpi/conf/tests/perf/collperf
 
@@ -232,6 +234,16 @@ tests_mpi_conf_tests_coll_testcollerr_SOURCES = tests/coll/testcollerr.c
 tests_mpi_conf_tests_coll_testcollerr_CPPFLAGS = $(MPI_TESTS_SEQ_CPPFLAGS)
 tests_mpi_conf_tests_coll_testcollerr_LDADD = $(MPI_COLL_SEQ_LIBS)
 tests_mpi_conf_tests_coll_testcollerr_LDFLAGS = $(MPI_TESTS_LINK_FLAGS)
+
+tests_mpi_conf_tests_coll_testprogress_SOURCES = tests/coll/testprogress.c
+tests_mpi_conf_tests_coll_testprogress_CPPFLAGS = $(MPI_TESTS_PAR_CPPFLAGS)
+tests_mpi_conf_tests_coll_testprogress_LDADD = $(MPI_COLL_PAR_LIBS)
+tests_mpi_conf_tests_coll_testprogress_LDFLAGS = $(MPI_TESTS_LINK_FLAGS)
+
+tests_mpi_conf_tests_coll_testimageserr_SOURCES = tests/coll/testimageserr.c
+tests_mpi_conf_tests_coll_testimageserr_CPPFLAGS = $(MPI_TESTS_PAR_CPPFLAGS)
+tests_mpi_conf_tests_coll_testimageserr_LDADD = $(MPI_COLL_PAR_LIBS)
+tests_mpi_conf_tests_coll_testimageserr_LDFLAGS = $(MPI_TESTS_LINK_FLAGS)
 
 tests_mpi_conf_tests_coll_testreduce_SOURCES = tests/coll/testreduce.c
 tests_mpi_conf_tests_coll_testreduce_CPPFLAGS = $(MPI_TESTS_SEQ_CPPFLAGS)
