@@ -70,6 +70,15 @@ mpi_transports() {
   echo "${list# }"
 }
 
+# The code expected of a job one of whose processes died of a signal,
+# given as $1 = 128 + the signal (Open MPI's mpirun). MPICH's Hydra returns
+# whichever process's end it saw first: the signal's number (the dead
+# one), 128 + it (the others, through the exit protocol) or 9 (those it
+# killed itself); only !0 is certain.
+death_code() {
+  if [ "$MPI_KIND" = hydra ]; then echo '!0'; else echo "$1"; fi
+}
+
 # Exits 77 (the harness's skip) when no transport is left to run.
 need_transports() {
   [ -n "$TRANSPORTS" ] && return 0
