@@ -31,7 +31,14 @@ gasnet_coll_handle_t gasnete_coll_initiate(gasnet_team_handle_t handle,
                                            const char *call) {
   if (!gasnete_coll_initialized) gasnete_coll_fatal_misuse(call, "called before gasnet_coll_init");
   gasnete_coll_team_t *team = gasnete_coll_team_lookup(handle, call);
-  if (gasnete_coll_images.multi) return gasnete_coll_images_initiate(team, args, blocking, call);
+  if (gasnete_coll_team_images(team)->multi)
+    return gasnete_coll_images_initiate(team, args, blocking, call);
+  return gasnete_coll_initiate_nodes(team, args, blocking, call);
+}
+
+gasnet_coll_handle_t gasnete_coll_initiate_nodes(gasnete_coll_team_t *team,
+                                                 const gasnete_coll_args_t *args, int blocking,
+                                                 const char *call) {
   gasnete_coll_check_args(team, args, blocking, call);
   gasnete_coll_count_call(team, args);
   gasnete_coll_handle_t *h = gasnete_coll_handle_for(team, args->flags);

@@ -6,12 +6,10 @@
 
 gasnete_coll_images_t gasnete_coll_images;
 
-/* The calling thread as an image. */
+/* The calling thread as an image (of GASNET_TEAM_ALL). */
 typedef struct {
   int registered;
   gasnet_image_t image, local;
-  uint32_t next_call;               /* number of its next collective call */
-  gasnete_coll_handle_t *aggregate; /* its open aggregate, or NULL */
 } gasnete_coll_me_t;
 #ifdef GASNETE_COLL_THREADS
 static __thread gasnete_coll_me_t gasnete_coll_me;
@@ -46,7 +44,40 @@ static void gasnete_coll_images_configure(const gasnet_image_t images[], const c
   im->multi = total != nodes;
   im->uniform = total == (uint64_t)im->max_local * nodes;
   im->mine = images ? images[me] : 1;
+  im->next_call = gasnete_coll_calloc(im->mine, sizeof(*im->next_call));
+  im->aggregate = gasnete_coll_calloc(im->mine, sizeof(*im->aggregate));
   gasnete_coll_local_taken = gasnete_coll_calloc(im->mine, 1);
+}
+
+/* ------------------------------------------------------------ teams */
+gasnete_coll_images_t *gasnete_coll_images_for_team(const gasnete_coll_team_t *team) {
+  const gasnete_coll_images_t *all = &gasnete_coll_images;
+  if (!all->multi) return NULL;
+  gasnete_coll_images_t *im = gasnete_coll_calloc(1, sizeof(*im));
+  im->first = gasnete_coll_calloc(team->size + 1u, sizeof(*im->first));
+  gasnet_image_t total = 0;
+  for (gasnet_node_t r = 0; r < team->size; r++) {
+    gasnet_image_t k = gasnete_coll_images_on(gasnete_coll_rank2node(team, r));
+    im->first[r] = total;
+    total += k; /* no overflow: a subset of GASNET_TEAM_ALL's images */
+    if (k > im->max_local) im->max_local = k;
+  }
+  im->first[team->size] = total;
+  im->total = total;
+  im->multi = total != team->size;
+  im->uniform = total == (gasnet_image_t)(im->max_local * team->size);
+  im->mine = all->mine;
+  im->next_call = gasnete_coll_calloc(im->mine, sizeof(*im->next_call));
+  im->aggregate = gasnete_coll_calloc(im->mine, sizeof(*im->aggregate));
+  return im;
+}
+
+void gasnete_coll_images_free(gasnete_coll_images_t *im) {
+  if (!im) return;
+  free(im->first);
+  free(im->next_call);
+  free(im->aggregate);
+  free(im);
 }
 
 /* Every image of a node passes the same images[]. */
@@ -119,13 +150,20 @@ gasnet_image_t gasnete_coll_my_local_image(const char *call) {
   return gasnete_coll_me.local;
 }
 
+gasnet_image_t gasnete_coll_team_my_image(const gasnete_coll_team_t *team, const char *call) {
+  const gasnete_coll_images_t *im = gasnete_coll_team_images(team);
+  gasnet_image_t local = gasnete_coll_my_local_image(call);
+  return im->multi ? im->first[team->myrank] + local : (gasnet_image_t)team->myrank;
+}
+
 /* ------------------------------------------------------------ gangs */
 static gasnete_coll_gang_t *gasnete_coll_gangs; /* open gangs; engine lock */
 
-static gasnete_coll_gang_t *gasnete_coll_gang_new(uint32_t seq, const gasnete_coll_args_t *args,
-                                                  const char *call) {
+static gasnete_coll_gang_t *gasnete_coll_gang_new(gasnete_coll_team_t *team, uint32_t seq,
+                                                  const gasnete_coll_args_t *args, const char *call) {
   gasnet_image_t mine = gasnete_coll_images.mine;
   gasnete_coll_gang_t *g = gasnete_coll_calloc(1, sizeof(*g));
+  g->team = team;
   g->seq = seq;
   g->args = *args;
   g->call = call;
@@ -137,9 +175,9 @@ static gasnete_coll_gang_t *gasnete_coll_gang_new(uint32_t seq, const gasnete_co
   return g;
 }
 
-static gasnete_coll_gang_t *gasnete_coll_gang_find(uint32_t seq) {
+static gasnete_coll_gang_t *gasnete_coll_gang_find(const gasnete_coll_team_t *team, uint32_t seq) {
   gasnete_coll_gang_t *g = gasnete_coll_gangs;
-  while (g && g->seq != seq) g = g->next;
+  while (g && (g->seq != seq || g->team != team)) g = g->next;
   return g;
 }
 
@@ -169,34 +207,36 @@ static void gasnete_coll_gang_check(const gasnete_coll_gang_t *g, const gasnete_
            x->elem_count != y->elem_count || x->func != y->func || x->func_arg != y->func_arg)
     what = "another layout, count or function";
   if (what)
-    gasneti_fatalerror("%s: image %u calls it with %s than %s (call %u of every image on node %u)",
+    gasneti_fatalerror("%s: image %u calls it with %s than %s (call %u on team id %u of every "
+                       "image on node %u)",
                        call, (unsigned)gasnete_coll_me.image, what, g->call, (unsigned)g->seq,
-                       (unsigned)gasnet_mynode());
+                       (unsigned)g->team->id, (unsigned)gasnet_mynode());
 }
 
-/* This image's handle for its next call, as coll_api.c does for a node. */
-static gasnete_coll_handle_t *gasnete_coll_image_handle(int flags) {
-  gasnete_coll_handle_t *h = gasnete_coll_me.aggregate ? gasnete_coll_me.aggregate
-                                                       : gasnete_coll_handle_new();
+/* This image's handle for its next call on a team, as coll_api.c does
+ * for a node. */
+static gasnete_coll_handle_t *gasnete_coll_image_handle(const gasnete_coll_images_t *im, int flags) {
+  gasnete_coll_handle_t **open = &im->aggregate[gasnete_coll_me.local];
+  gasnete_coll_handle_t *h = *open ? *open : gasnete_coll_handle_new();
   __atomic_fetch_add(&h->pending, 1, __ATOMIC_ACQ_REL);
-  gasnete_coll_me.aggregate = (flags & GASNET_COLL_AGGREGATE) ? h : NULL;
+  *open = (flags & GASNET_COLL_AGGREGATE) ? h : NULL;
   return h;
 }
 
 extern void gasnete_coll_check_args(gasnete_coll_team_t *team, const gasnete_coll_args_t *a,
                                     int blocking, const char *call);
 
-/* The arguments checked as if the images were the ranks of a team. */
-static void gasnete_coll_images_check_args(const gasnete_coll_args_t *args, int blocking,
-                                           const char *call) {
+/* The arguments checked as if the team's images were its ranks. */
+static void gasnete_coll_images_check_args(gasnete_coll_team_t *team, const gasnete_coll_args_t *args,
+                                           int blocking, const char *call) {
   /* Copied under the lock: the other images of this node start ops on
-   * GASNET_TEAM_ALL meanwhile, which changes its next_seq, live_ops and
-   * profile under that lock (an unlocked copy was a data race). */
+   * the team meanwhile, which changes its next_seq, live_ops and profile
+   * under that lock (an unlocked copy was a data race). */
   gasnete_coll_lock();
-  gasnete_coll_team_t view = gasnete_coll_team_all;
+  gasnete_coll_team_t view = *team;
   gasnete_coll_unlock();
-  view.size = gasnete_coll_images.total;
-  view.myrank = gasnete_coll_me.image;
+  view.size = gasnete_coll_team_images(team)->total;
+  view.myrank = gasnete_coll_team_my_image(team, call);
   gasnete_coll_check_args(&view, args, blocking, call);
 }
 
@@ -204,19 +244,16 @@ gasnet_coll_handle_t gasnete_coll_images_initiate(gasnete_coll_team_t *team,
                                                   const gasnete_coll_args_t *args, int blocking,
                                                   const char *call) {
   gasnete_coll_my_image(call);
-  if (team != &gasnete_coll_team_all)
-    gasneti_fatalerror("%s: team id %u: with several images per node, collectives run on "
-                       "GASNET_TEAM_ALL only",
-                       call, (unsigned)team->id);
-  gasnete_coll_images_check_args(args, blocking, call);
-  gasnete_coll_handle_t *h = gasnete_coll_image_handle(args->flags);
-  uint32_t seq = gasnete_coll_me.next_call++;
+  const gasnete_coll_images_t *im = gasnete_coll_team_images(team);
+  gasnete_coll_images_check_args(team, args, blocking, call);
+  gasnete_coll_handle_t *h = gasnete_coll_image_handle(im, args->flags);
+  uint32_t seq = im->next_call[gasnete_coll_me.local]++;
   gasnete_coll_lock();
-  gasnete_coll_gang_t *g = gasnete_coll_gang_find(seq);
+  gasnete_coll_gang_t *g = gasnete_coll_gang_find(team, seq);
   if (g)
     gasnete_coll_gang_check(g, args, call);
   else
-    g = gasnete_coll_gang_new(seq, args, call);
+    g = gasnete_coll_gang_new(team, seq, args, call);
   gasnet_image_t local = gasnete_coll_me.local;
   g->dst[local] = args->dst;
   g->src[local] = args->src;

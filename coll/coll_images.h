@@ -19,36 +19,57 @@
 
 #include "coll_internal.h"
 
-typedef struct {
-  int multi;                /* some node runs more than one image */
-  gasnet_image_t total;     /* NImages */
-  gasnet_image_t *first;    /* [nodes + 1]: first image of each node; [nodes] = total */
-  gasnet_image_t max_local; /* the most images any node runs */
-  int uniform;              /* every node runs max_local images */
+/* The images of a team: every image of its member nodes, numbered
+ * node-major in team rank order (for GASNET_TEAM_ALL: the job's image
+ * numbers). A team is made of whole nodes, so each node's images are all
+ * in it or none is. */
+typedef struct gasnete_coll_images_s {
+  int multi;                /* some member node runs more than one image */
+  gasnet_image_t total;     /* the team's images */
+  gasnet_image_t *first;    /* [size + 1]: first image of each team rank; [size] = total */
+  gasnet_image_t max_local; /* the most images any member runs */
+  int uniform;              /* every member runs max_local images */
   gasnet_image_t mine;      /* images on this node */
+  /* Per local image, touched only by that image's thread: */
+  uint32_t *next_call;              /* [mine]: number of its next call on this team */
+  gasnete_coll_handle_t **aggregate; /* [mine]: its open aggregate, or NULL */
 } gasnete_coll_images_t;
 
+/* GASNET_TEAM_ALL's images: the images[] of gasnet_coll_init. */
 extern gasnete_coll_images_t gasnete_coll_images;
 
-static inline gasnet_node_t gasnete_coll_image_node(gasnet_image_t image) {
-  const gasnete_coll_images_t *im = &gasnete_coll_images;
+static inline const gasnete_coll_images_t *gasnete_coll_team_images(const gasnete_coll_team_t *team) {
+  return team->images ? team->images : &gasnete_coll_images;
+}
+
+/* The team rank of the node that runs image (a team image number). */
+static inline gasnet_node_t gasnete_coll_image_rank(const gasnete_coll_images_t *im,
+                                                    gasnet_node_t size, gasnet_image_t image) {
   if (!im->multi) return (gasnet_node_t)image;
-  gasnet_node_t lo = 0, hi = gasnet_nodes(); /* first[lo] <= image < first[hi] */
+  gasnet_node_t lo = 0, hi = size; /* first[lo] <= image < first[hi] */
   while (hi - lo > 1) {
     gasnet_node_t mid = lo + (hi - lo) / 2;
     if (im->first[mid] <= image) lo = mid; else hi = mid;
   }
   return lo;
 }
+static inline gasnet_node_t gasnete_coll_image_node(gasnet_image_t image) {
+  return gasnete_coll_image_rank(&gasnete_coll_images, gasnet_nodes(), image);
+}
+/* Images run by the member of team rank `rank`. */
+static inline gasnet_image_t gasnete_coll_images_at(const gasnete_coll_images_t *im,
+                                                    gasnet_node_t rank) {
+  return im->multi ? im->first[rank + 1] - im->first[rank] : 1;
+}
 static inline gasnet_image_t gasnete_coll_images_on(gasnet_node_t node) {
-  const gasnete_coll_images_t *im = &gasnete_coll_images;
-  return im->multi ? im->first[node + 1] - im->first[node] : 1;
+  return gasnete_coll_images_at(&gasnete_coll_images, node);
 }
 
 /* The calls of a node's images to one collective. */
 typedef struct gasnete_coll_gang_s {
   struct gasnete_coll_gang_s *next;
-  uint32_t seq;                   /* the images' call number */
+  gasnete_coll_team_t *team;
+  uint32_t seq;                   /* the images' call number on the team */
   gasnete_coll_args_t args;       /* as the first image gave them */
   const char *call;
   gasnet_image_t arrived;
@@ -69,6 +90,18 @@ extern gasnet_image_t gasnete_coll_my_local_image(const char *call);
 extern gasnet_coll_handle_t gasnete_coll_images_initiate(gasnete_coll_team_t *team,
                                                          const gasnete_coll_args_t *args,
                                                          int blocking, const char *call);
+
+/* The images table of a team made of the parent's members in rank2node
+ * order (team_split.c); NULL when every image is a node. */
+extern gasnete_coll_images_t *gasnete_coll_images_for_team(const gasnete_coll_team_t *team);
+extern void gasnete_coll_images_free(gasnete_coll_images_t *im);
+/* The calling image's number in team, and its index on its node. */
+extern gasnet_image_t gasnete_coll_team_my_image(const gasnete_coll_team_t *team, const char *call);
+/* Start a collective on the nodes of team, bypassing the images: for the
+ * library's own node-level steps (a team split) made by one thread. */
+extern gasnet_coll_handle_t gasnete_coll_initiate_nodes(gasnete_coll_team_t *team,
+                                                        const gasnete_coll_args_t *args,
+                                                        int blocking, const char *call);
 
 /* images_alg.c: the node-level op a full gang starts. */
 extern gasnete_coll_op_t *gasnete_coll_images_start(gasnete_coll_gang_t *gang);

@@ -69,6 +69,9 @@ struct gasnete_coll_team_s {
   gasnet_node_t *rank2node;         /* NULL for GASNET_TEAM_ALL (rank == node) */
   gasnete_coll_member_t *by_node;   /* sorted by node; NULL for GASNET_TEAM_ALL */
   void *clientdata;
+  /* Its images (coll_images.h); NULL: those of GASNET_TEAM_ALL. */
+  struct gasnete_coll_images_s *images;
+  gasnet_image_t frees; /* gasnet_coll_team_free calls so far (one per image) */
   uint32_t live_ops;                /* started and not yet retired */
   gasnete_coll_team_barrier_t barrier;
   uint64_t calls[GASNETE_COLL_KIND_COUNT]; /* the profile */

@@ -8,14 +8,17 @@
  * the node-level op uses private node buffers whatever the flags say. */
 #include "coll_images.h"
 
-/* Length of a list and this caller's index in it. */
+/* Length of a list and this caller's index in it: a SINGLE list has an
+ * entry per image of the team, a LOCAL one per image of this node. */
 static size_t gasnete_coll_list_len(const gasnete_coll_team_t *team, int flags) {
-  if (flags & GASNET_COLL_SINGLE) return gasnete_coll_images.multi ? gasnete_coll_images.total : team->size;
-  return gasnete_coll_images.multi ? gasnete_coll_images.mine : 1;
+  const gasnete_coll_images_t *im = gasnete_coll_team_images(team);
+  if (flags & GASNET_COLL_SINGLE) return im->multi ? im->total : team->size;
+  return im->multi ? im->mine : 1;
 }
 static size_t gasnete_coll_list_index(const gasnete_coll_team_t *team, int flags, const char *call) {
-  if (!gasnete_coll_images.multi) return (flags & GASNET_COLL_SINGLE) ? team->myrank : 0;
-  return (flags & GASNET_COLL_SINGLE) ? gasnete_coll_my_image(call) : gasnete_coll_my_local_image(call);
+  if (!gasnete_coll_team_images(team)->multi) return (flags & GASNET_COLL_SINGLE) ? team->myrank : 0;
+  return (flags & GASNET_COLL_SINGLE) ? gasnete_coll_team_my_image(team, call)
+                                      : gasnete_coll_my_local_image(call);
 }
 
 static int gasnete_coll_list_uniform(void *const list[], size_t n) {
@@ -45,7 +48,7 @@ static gasnet_coll_handle_t gasnete_coll_mform(gasnet_team_handle_t handle, gasn
     a->src = srclist[me];
     uniform = uniform && gasnete_coll_list_uniform(srclist, n);
   }
-  if ((a->flags & GASNET_COLL_SINGLE) && !uniform && !gasnete_coll_images.multi)
+  if ((a->flags & GASNET_COLL_SINGLE) && !uniform && !gasnete_coll_team_images(team)->multi)
     a->flags = (a->flags & ~GASNET_COLL_SINGLE) | GASNET_COLL_LOCAL;
   return gasnete_coll_initiate(handle, a, blocking, call);
 }

@@ -120,10 +120,22 @@ void *gasnete_coll_team_clientdata(gasnet_team_handle_t handle) {
 }
 
 /* ------------------------------------------------------------ freeing */
+/* With several images per node each image frees the team it was given;
+ * the last of the node's calls frees it. Returns 0 before that one. */
+static int gasnete_coll_team_last_free(gasnete_coll_team_t *team, const char *call) {
+  if (!gasnete_coll_images.multi) return 1;
+  gasnete_coll_my_image(call);
+  gasnete_coll_lock();
+  int last = ++team->frees == gasnete_coll_images.mine;
+  gasnete_coll_unlock();
+  return last;
+}
+
 void gasnete_coll_team_free(gasnet_team_handle_t handle) {
   static const char call[] = "gasnet_coll_team_free";
   if (handle == GASNET_TEAM_ALL) gasneti_fatalerror("%s: GASNET_TEAM_ALL cannot be freed", call);
   gasnete_coll_team_t *team = gasnete_coll_team_lookup(handle, call);
+  if (!gasnete_coll_team_last_free(team, call)) return;
   gasnet_AMPoll(); /* retire ops that finished since the client last polled */
   if (team->live_ops || team->barrier.notified || team->aggregate)
     gasneti_fatalerror("%s: team %p (id %u) is not quiescent: %u collectives in flight%s%s", call,
@@ -134,6 +146,7 @@ void gasnete_coll_team_free(gasnet_team_handle_t handle) {
   gasnete_coll_forget_team(team->id);
   free(team->rank2node);
   free(team->by_node);
+  gasnete_coll_images_free(team->images);
   free(team);
 }
 

@@ -26,8 +26,10 @@
 #include <stdlib.h>
 
 
-static size_t images_max(void) { return gasnete_coll_images.max_local; }
-static gasnet_image_t images_first(gasnet_node_t n) { return gasnete_coll_images.first[n]; }
+/* The images of the gang's team; "nodes" below are its ranks. */
+static const gasnete_coll_images_t *images_of(const gasnete_coll_gang_t *g) {
+  return gasnete_coll_team_images(g->team);
+}
 
 typedef struct {
   gasnete_coll_op_t inner; /* the op as the inner algorithm sees it */
@@ -96,8 +98,8 @@ static char *images_dst_scratch(images_op_t *p, size_t nbytes) {
 
 /* The node-level arguments of a gang: sizes per node, root node. */
 static void images_node_args(gasnete_coll_args_t *node, const gasnete_coll_gang_t *g) {
-  size_t nb = g->args.nbytes, I = images_max();
-  node->root = gasnete_coll_image_node(g->args.root);
+  size_t nb = g->args.nbytes, I = images_of(g)->max_local;
+  node->root = gasnete_coll_image_rank(images_of(g), g->team->size, g->args.root);
   switch (g->args.kind) {
     case GASNETE_COLL_BROADCAST: node->nbytes = nb; break;
     case GASNETE_COLL_SCATTER:
@@ -112,9 +114,10 @@ static void images_node_args(gasnete_coll_args_t *node, const gasnete_coll_gang_
 /* Where the inner algorithm reads and writes on this node. */
 static void images_inner_buffers(gasnete_coll_op_t *op, images_op_t *p, gasnete_coll_args_t *in) {
   const gasnete_coll_gang_t *g = op->args.gang;
-  gasnet_node_t me = gasnet_mynode(), nodes = gasnet_nodes();
-  gasnet_image_t f = images_first(me);
-  int uniform = gasnete_coll_images.uniform, root = op->args.root == me;
+  const gasnete_coll_images_t *im = images_of(g);
+  gasnet_node_t me = op->team->myrank, nodes = op->team->size;
+  gasnet_image_t f = im->first[me];
+  int uniform = im->uniform, root = op->args.root == me;
   size_t all = (size_t)nodes * op->args.nbytes; /* a gathered node buffer */
   in->src = g->src[0];
   in->dst = g->dst[0];
@@ -143,64 +146,67 @@ static void images_inner_buffers(gasnete_coll_op_t *op, images_op_t *p, gasnete_
 }
 
 /* ------------------------------------------------------------ pack */
-/* Image blocks of a node-level buffer laid out (n, j) -> (n * I + j). */
-static void images_pack_rows(char *node_buf, const char *image_buf, size_t nb) {
-  size_t I = images_max();
-  for (gasnet_node_t n = 0; n < gasnet_nodes(); n++)
-    for (gasnet_image_t j = 0; j < gasnete_coll_images_on(n); j++)
-      memcpy(node_buf + ((size_t)n * I + j) * nb, image_buf + (size_t)(images_first(n) + j) * nb, nb);
-}
-static void images_unpack_rows(char *image_buf, const char *node_buf, size_t nb) {
-  size_t I = images_max();
-  for (gasnet_node_t n = 0; n < gasnet_nodes(); n++)
-    for (gasnet_image_t j = 0; j < gasnete_coll_images_on(n); j++)
-      memcpy(image_buf + (size_t)(images_first(n) + j) * nb, node_buf + ((size_t)n * I + j) * nb, nb);
+/* Image blocks of a node-level buffer laid out (n, j) -> (n * I + j),
+ * to_node: from the images' buffer into the node buffer, or back. */
+static void images_shuttle_rows(const gasnete_coll_gang_t *g, char *node_buf, char *image_buf,
+                                size_t nb, int to_node) {
+  const gasnete_coll_images_t *im = images_of(g);
+  size_t I = im->max_local;
+  for (gasnet_node_t n = 0; n < g->team->size; n++)
+    for (gasnet_image_t j = 0; j < gasnete_coll_images_at(im, n); j++) {
+      char *nodes_block = node_buf + ((size_t)n * I + j) * nb;
+      char *images_block = image_buf + (size_t)(im->first[n] + j) * nb;
+      if (to_node) memcpy(nodes_block, images_block, nb); else memcpy(images_block, nodes_block, nb);
+    }
 }
 
 static void images_pack_exchange(const gasnete_coll_op_t *op, const gasnete_coll_args_t *in) {
   const gasnete_coll_gang_t *g = op->args.gang;
-  size_t nb = g->args.nbytes, I = images_max();
+  const gasnete_coll_images_t *im = images_of(g);
+  size_t nb = g->args.nbytes, I = im->max_local;
   char *out = in->src;
-  for (gasnet_node_t m = 0; m < gasnet_nodes(); m++)
-    for (gasnet_image_t a = 0; a < gasnete_coll_images.mine; a++)
-      for (gasnet_image_t b = 0; b < gasnete_coll_images_on(m); b++)
+  for (gasnet_node_t m = 0; m < op->team->size; m++)
+    for (gasnet_image_t a = 0; a < im->mine; a++)
+      for (gasnet_image_t b = 0; b < gasnete_coll_images_at(im, m); b++)
         memcpy(out + (((size_t)m * I + a) * I + b) * nb,
-               (const char *)g->src[a] + (size_t)(images_first(m) + b) * nb, nb);
+               (const char *)g->src[a] + (size_t)(im->first[m] + b) * nb, nb);
 }
 
 static void images_unpack_exchange(const gasnete_coll_op_t *op, const gasnete_coll_args_t *in) {
   const gasnete_coll_gang_t *g = op->args.gang;
-  size_t nb = g->args.nbytes, I = images_max();
+  const gasnete_coll_images_t *im = images_of(g);
+  size_t nb = g->args.nbytes, I = im->max_local;
   const char *got = in->dst;
-  for (gasnet_node_t n = 0; n < gasnet_nodes(); n++)
-    for (gasnet_image_t a = 0; a < gasnete_coll_images_on(n); a++)
-      for (gasnet_image_t b = 0; b < gasnete_coll_images.mine; b++)
-        memcpy((char *)g->dst[b] + (size_t)(images_first(n) + a) * nb,
+  for (gasnet_node_t n = 0; n < op->team->size; n++)
+    for (gasnet_image_t a = 0; a < gasnete_coll_images_at(im, n); a++)
+      for (gasnet_image_t b = 0; b < im->mine; b++)
+        memcpy((char *)g->dst[b] + (size_t)(im->first[n] + a) * nb,
                got + (((size_t)n * I + a) * I + b) * nb, nb);
 }
 
 /* The local images' blocks, one after another. */
 static void images_pack_mine(const gasnete_coll_gang_t *g, char *out) {
   size_t nb = g->args.nbytes;
-  for (gasnet_image_t j = 0; j < gasnete_coll_images.mine; j++)
+  for (gasnet_image_t j = 0; j < images_of(g)->mine; j++)
     memcpy(out + j * nb, g->src[j], nb);
 }
 
 /* Copy a result every local image gets from where the inner algorithm
  * left it (the first image's dst) to the other images. */
 static void images_copy_to_others(const gasnete_coll_gang_t *g, size_t nbytes) {
-  for (gasnet_image_t j = 1; j < gasnete_coll_images.mine; j++)
+  for (gasnet_image_t j = 1; j < images_of(g)->mine; j++)
     if (g->dst[j] != g->dst[0]) memcpy(g->dst[j], g->dst[0], nbytes);
 }
 
 static void images_pack(gasnete_coll_op_t *op, images_op_t *p) {
   const gasnete_coll_gang_t *g = op->args.gang;
   const gasnete_coll_args_t *in = &p->inner.args;
-  int root = op->args.root == gasnet_mynode();
+  gasnet_node_t me = op->team->myrank;
+  int root = op->args.root == me;
   switch (g->args.kind) {
     case GASNETE_COLL_SCATTER:
       if (root && p->owned_src)
-        images_pack_rows(in->src, g->src[g->args.root - images_first(gasnet_mynode())], g->args.nbytes);
+        images_shuttle_rows(g, in->src, g->src[g->args.root - images_of(g)->first[me]], g->args.nbytes, 1);
       break;
     case GASNETE_COLL_GATHER:
     case GASNETE_COLL_GATHER_ALL: images_pack_mine(g, in->src); break;
@@ -216,26 +222,27 @@ static void images_pack(gasnete_coll_op_t *op, images_op_t *p) {
 static int images_unpack(gasnete_coll_op_t *op, images_op_t *p) {
   const gasnete_coll_gang_t *g = op->args.gang;
   const gasnete_coll_args_t *in = &p->inner.args;
-  size_t nb = g->args.nbytes, I = images_max(), all = (size_t)gasnete_coll_images.total * nb;
-  int root = op->args.root == gasnet_mynode();
+  const gasnete_coll_images_t *im = images_of(g);
+  size_t nb = g->args.nbytes, all = (size_t)im->total * nb;
+  gasnet_node_t me = op->team->myrank;
+  int root = op->args.root == me;
   switch (g->args.kind) {
     case GASNETE_COLL_BROADCAST: images_copy_to_others(g, nb); break;
     case GASNETE_COLL_SCATTER:
-      for (gasnet_image_t j = 0; j < gasnete_coll_images.mine; j++)
+      for (gasnet_image_t j = 0; j < im->mine; j++)
         memcpy(g->dst[j], (const char *)in->dst + j * nb, nb);
       break;
     case GASNETE_COLL_GATHER:
       if (root && p->owned_dst)
-        images_unpack_rows(g->dst[g->args.root - images_first(gasnet_mynode())], in->dst, nb);
+        images_shuttle_rows(g, in->dst, g->dst[g->args.root - im->first[me]], nb, 0);
       break;
     case GASNETE_COLL_GATHER_ALL:
-      if (p->owned_dst) images_unpack_rows(g->dst[0], in->dst, nb);
+      if (p->owned_dst) images_shuttle_rows(g, in->dst, g->dst[0], nb, 0);
       images_copy_to_others(g, all);
       break;
     case GASNETE_COLL_EXCHANGE: images_unpack_exchange(op, in); break;
     default: return gasnete_coll_images_red_unpack(op, p->red, in);
   }
-  (void)I;
   return 1;
 }
 
@@ -291,7 +298,7 @@ static void images_cleanup(gasnete_coll_op_t *op) {
   images_scratch_put(p->owned_src, p->owned_src_size);
   images_scratch_put(p->owned_dst, p->owned_dst_size);
   free(p);
-  for (gasnet_image_t j = 0; j < gasnete_coll_images.mine; j++)
+  for (gasnet_image_t j = 0; j < images_of(g)->mine; j++)
     gasnete_coll_handle_op_done(g->handles[j]);
   free(g->dst);
   free(g->src);
@@ -311,7 +318,7 @@ gasnete_coll_op_t *gasnete_coll_images_start(gasnete_coll_gang_t *gang) {
                   GASNET_COLL_SRC_IN_SEGMENT);
   node.flags |= GASNET_COLL_LOCAL;
   images_node_args(&node, gang);
-  gasnete_coll_team_t *team = &gasnete_coll_team_all;
+  gasnete_coll_team_t *team = gang->team;
   team->calls[gang->args.kind]++;
   team->bytes[gang->args.kind] += gang->args.kind >= GASNETE_COLL_REDUCE
                                       ? (uint64_t)gang->args.red.elem_size * gang->args.red.elem_count

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 
 struct gasnete_coll_images_red_s {
+  const gasnete_coll_images_t *im;     /* the team's images */
+  gasnet_node_t me, nodes;             /* this node's team rank, the team's size */
   int fallback;                        /* image counts differ between nodes */
   int exclusive;                       /* an exclusive scan: element 0 is left alone */
   size_t es;                           /* elem_size */
@@ -20,10 +22,9 @@ struct gasnete_coll_images_red_s {
   gasnete_coll_apply_t fn;
 };
 
-static gasnet_image_t red_first(gasnet_node_t n) { return gasnete_coll_images.first[n]; }
-static int red_mine(gasnet_image_t image) {
-  gasnet_node_t me = gasnet_mynode();
-  return image >= red_first(me) && image < red_first(me + 1);
+static gasnet_image_t red_first_mine(const gasnete_coll_images_red_t *r) { return r->im->first[r->me]; }
+static int red_mine(const gasnete_coll_images_red_t *r, gasnet_image_t image) {
+  return image >= r->im->first[r->me] && image < r->im->first[r->me + 1];
 }
 
 /* The elements of block-cyclic layout l from index i that share i's block. */
@@ -33,38 +34,40 @@ static uint64_t red_run_len(const gasnete_coll_layout_t *l, uint64_t i) {
 }
 
 /* (blksz, offset) of an image layout as a node layout (uniform counts). */
-static void red_node_layout(size_t *blksz, size_t *offset) {
+static void red_node_layout(const gasnete_coll_gang_t *g, size_t *blksz, size_t *offset) {
+  const gasnete_coll_images_t *im = gasnete_coll_team_images(g->team);
   if (*blksz == 0)
-    *offset = gasnete_coll_image_node((gasnet_image_t)*offset);
+    *offset = gasnete_coll_image_rank(im, g->team->size, (gasnet_image_t)*offset);
   else
-    *blksz *= gasnete_coll_images.max_local;
+    *blksz *= im->max_local;
 }
 
 void gasnete_coll_images_red_node_args(gasnete_coll_args_t *node, const gasnete_coll_gang_t *g) {
   node->nbytes = g->args.nbytes;
-  if (!gasnete_coll_images.uniform) return; /* the fallback keeps the image layouts */
-  red_node_layout(&node->red.src_blksz, &node->red.src_offset);
-  if (g->args.kind == GASNETE_COLL_SCAN) red_node_layout(&node->red.dst_blksz, &node->red.dst_offset);
+  if (!gasnete_coll_team_images(g->team)->uniform) return; /* the fallback keeps the image layouts */
+  red_node_layout(g, &node->red.src_blksz, &node->red.src_offset);
+  if (g->args.kind == GASNETE_COLL_SCAN) red_node_layout(g, &node->red.dst_blksz, &node->red.dst_offset);
 }
 
 /* ------------------------------------------------------------ uniform */
 /* A node buffer for layout l: room for this node's run, or NULL. */
-static char *red_node_buffer(const gasnete_coll_layout_t *l, size_t es) {
-  uint64_t local, n = gasnete_coll_layout_local_run(l, gasnet_mynode(), &local);
-  return n ? gasnete_coll_malloc((size_t)(local + n) * es) : NULL;
+static char *red_node_buffer(const gasnete_coll_images_red_t *r, const gasnete_coll_layout_t *l) {
+  uint64_t local, n = gasnete_coll_layout_local_run(l, r->me, &local);
+  return n ? gasnete_coll_malloc((size_t)(local + n) * r->es) : NULL;
 }
 
 /* Copy the elements of this node's images between their buffers and the
  * node buffer (to_node: images -> node). */
-static void red_shuttle(const gasnete_coll_layout_t *img, const gasnete_coll_layout_t *node,
-                        void *const *image_bufs, char *node_buf, size_t es, int to_node,
-                        uint64_t skip_before) {
-  gasnet_image_t f = red_first(gasnet_mynode());
+static void red_shuttle(const gasnete_coll_images_red_t *r, const gasnete_coll_layout_t *img,
+                        const gasnete_coll_layout_t *node, void *const *image_bufs, char *node_buf,
+                        int to_node, uint64_t skip_before) {
+  gasnet_image_t f = red_first_mine(r);
+  size_t es = r->es;
   for (uint64_t i = 0, len; i < img->count; i += len) {
     len = red_run_len(img, i);
     gasnet_image_t o = (gasnet_image_t)gasnete_coll_layout_owner(img, i);
     uint64_t from = i < skip_before ? skip_before : i;
-    if (!red_mine(o) || from >= i + len) continue;
+    if (!red_mine(r, o) || from >= i + len) continue;
     char *ibuf = (char *)image_bufs[o - f] + gasnete_coll_layout_local_index(img, from) * es;
     char *nbuf = node_buf + gasnete_coll_layout_local_index(node, from) * es;
     size_t bytes = (size_t)(i + len - from) * es;
@@ -73,44 +76,44 @@ static void red_shuttle(const gasnete_coll_layout_t *img, const gasnete_coll_lay
 }
 
 /* An indefinite layout's buffer on this node: its image's own, if local. */
-static void *red_indefinite_buffer(void *const *image_bufs, size_t image) {
-  gasnet_image_t f = red_first(gasnet_mynode());
-  return red_mine((gasnet_image_t)image) ? image_bufs[image - f] : image_bufs[0];
+static void *red_indefinite_buffer(const gasnete_coll_images_red_t *r, void *const *image_bufs,
+                                   size_t image) {
+  return red_mine(r, (gasnet_image_t)image) ? image_bufs[image - red_first_mine(r)] : image_bufs[0];
+}
+
+/* The inner op's buffer for one side (source or destination): the
+ * indefinite layout's image buffer, a node buffer (kept in *owned), or,
+ * when this node holds none of the elements, the first image's. */
+static void *red_uniform_side(const gasnete_coll_images_red_t *r, const gasnete_coll_layout_t *node,
+                              size_t image_blksz, size_t image_offset, void *const *image_bufs,
+                              char **owned) {
+  if (image_blksz == 0) return red_indefinite_buffer(r, image_bufs, image_offset);
+  *owned = red_node_buffer(r, node);
+  return *owned ? *owned : image_bufs[0];
 }
 
 static void red_uniform_buffers(gasnete_coll_op_t *op, gasnete_coll_images_red_t *r,
                                 gasnete_coll_args_t *in) {
   const gasnete_coll_gang_t *g = op->args.gang;
   const gasnete_coll_reduce_args_t *ia = &g->args.red, *na = &op->args.red;
-  gasnet_node_t nodes = gasnet_nodes();
-  r->src_node = gasnete_coll_layout_make(na->src_blksz, na->src_offset, na->elem_count, nodes);
-  if (ia->src_blksz == 0) {
-    in->src = red_indefinite_buffer(g->src, ia->src_offset);
-  } else {
-    r->src_buf = red_node_buffer(&r->src_node, r->es);
-    in->src = r->src_buf ? r->src_buf : g->src[0];
-  }
+  r->src_node = gasnete_coll_layout_make(na->src_blksz, na->src_offset, na->elem_count, r->nodes);
+  in->src = red_uniform_side(r, &r->src_node, ia->src_blksz, ia->src_offset, g->src, &r->src_buf);
   if (g->args.kind == GASNETE_COLL_REDUCE) {
-    in->dst = red_indefinite_buffer(g->dst, g->args.root);
+    in->dst = red_indefinite_buffer(r, g->dst, g->args.root);
     return;
   }
-  r->dst_node = gasnete_coll_layout_make(na->dst_blksz, na->dst_offset, na->elem_count, nodes);
-  if (ia->dst_blksz == 0) {
-    in->dst = red_indefinite_buffer(g->dst, ia->dst_offset);
-  } else {
-    r->dst_buf = red_node_buffer(&r->dst_node, r->es);
-    in->dst = r->dst_buf ? r->dst_buf : g->dst[0];
-  }
+  r->dst_node = gasnete_coll_layout_make(na->dst_blksz, na->dst_offset, na->elem_count, r->nodes);
+  in->dst = red_uniform_side(r, &r->dst_node, ia->dst_blksz, ia->dst_offset, g->dst, &r->dst_buf);
 }
 
 /* ------------------------------------------------------------ fallback */
 /* Where each image's elements go in its node's contribution. */
 static void red_fallback_plan(gasnete_coll_images_red_t *r) {
-  const gasnete_coll_images_t *im = &gasnete_coll_images;
+  const gasnete_coll_images_t *im = r->im;
   r->pack_pos = gasnete_coll_calloc(im->total, sizeof(*r->pack_pos));
   r->run_first = gasnete_coll_calloc(im->total, sizeof(*r->run_first));
   r->pmax = 0;
-  for (gasnet_node_t n = 0; n < gasnet_nodes(); n++) {
+  for (gasnet_node_t n = 0; n < r->nodes; n++) {
     uint64_t pos = 0;
     for (gasnet_image_t o = im->first[n]; o < im->first[n + 1]; o++) {
       r->pack_pos[o] = pos;
@@ -133,16 +136,16 @@ static void red_fallback_buffers(gasnete_coll_op_t *op, gasnete_coll_images_red_
   in->flags &= ~(GASNET_COLL_INCLUSIVE_SCAN | GASNET_COLL_EXCLUSIVE_SCAN);
   r->src_buf = gasnete_coll_malloc(contribution);
   in->src = r->src_buf;
-  if (scan || op->args.root == gasnet_mynode()) {
-    r->dst_buf = gasnete_coll_malloc(contribution * gasnet_nodes());
+  if (scan || op->args.root == r->me) {
+    r->dst_buf = gasnete_coll_malloc(contribution * r->nodes);
     r->ordered = gasnete_coll_malloc((size_t)ia->elem_count * r->es);
   }
   in->dst = r->dst_buf;
 }
 
 static void red_fallback_pack(const gasnete_coll_gang_t *g, gasnete_coll_images_red_t *r) {
-  gasnet_image_t f = red_first(gasnet_mynode());
-  for (gasnet_image_t a = 0; a < gasnete_coll_images.mine; a++) {
+  gasnet_image_t f = red_first_mine(r);
+  for (gasnet_image_t a = 0; a < r->im->mine; a++) {
     uint64_t local, n = gasnete_coll_layout_local_run(&r->src_img, f + a, &local);
     if (n)
       memcpy(r->src_buf + r->pack_pos[f + a] * r->es, (const char *)g->src[a] + local * r->es,
@@ -156,7 +159,7 @@ static void red_fallback_order(gasnete_coll_images_red_t *r) {
   for (uint64_t i = 0, len; i < l->count; i += len) {
     len = red_run_len(l, i);
     gasnet_image_t o = (gasnet_image_t)gasnete_coll_layout_owner(l, i);
-    uint64_t pos = gasnete_coll_image_node(o) * r->pmax + r->pack_pos[o] +
+    uint64_t pos = gasnete_coll_image_rank(r->im, r->nodes, o) * r->pmax + r->pack_pos[o] +
                    (gasnete_coll_layout_local_index(l, i) - r->run_first[o]);
     memcpy(r->ordered + i * r->es, r->dst_buf + pos * r->es, (size_t)len * r->es);
   }
@@ -166,11 +169,11 @@ static void red_fallback_order(gasnete_coll_images_red_t *r) {
 static void red_fallback_hand_out(const gasnete_coll_gang_t *g, gasnete_coll_images_red_t *r,
                                   const char *out) {
   const gasnete_coll_layout_t *l = &r->dst_img;
-  gasnet_image_t f = red_first(gasnet_mynode());
+  gasnet_image_t f = red_first_mine(r);
   for (uint64_t i = r->exclusive ? 1 : 0, len; i < l->count; i += len) {
     len = red_run_len(l, i);
     gasnet_image_t o = (gasnet_image_t)gasnete_coll_layout_owner(l, i);
-    if (!red_mine(o)) continue;
+    if (!red_mine(r, o)) continue;
     memcpy((char *)g->dst[o - f] + gasnete_coll_layout_local_index(l, i) * r->es,
            out + i * r->es, (size_t)len * r->es);
   }
@@ -182,7 +185,7 @@ static int red_fallback_unpack(gasnete_coll_op_t *op, gasnete_coll_images_red_t 
   if (!gasnete_coll_apply_may_run(&r->fn)) return 0;
   red_fallback_order(r);
   if (g->args.kind == GASNETE_COLL_REDUCE) {
-    gasnet_image_t f = red_first(gasnet_mynode());
+    gasnet_image_t f = red_first_mine(r);
     gasnete_coll_apply_reduce(&r->fn, g->dst[g->args.root - f], r->ordered, r->src_img.count);
     return 1;
   }
@@ -204,12 +207,15 @@ void gasnete_coll_images_red_buffers(gasnete_coll_op_t *op, gasnete_coll_images_
   const gasnete_coll_reduce_args_t *ia = &g->args.red;
   gasnete_coll_images_red_t *r = gasnete_coll_calloc(1, sizeof(*r));
   *red_p = r;
-  gasnet_image_t total = gasnete_coll_images.total;
+  r->im = gasnete_coll_team_images(g->team);
+  r->me = op->team->myrank;
+  r->nodes = op->team->size;
+  gasnet_image_t total = r->im->total;
   r->es = ia->elem_size;
   r->exclusive = (g->args.flags & GASNET_COLL_EXCLUSIVE_SCAN) != 0;
   r->src_img = gasnete_coll_layout_make(ia->src_blksz, ia->src_offset, ia->elem_count, total);
   r->dst_img = gasnete_coll_layout_make(ia->dst_blksz, ia->dst_offset, ia->elem_count, total);
-  r->fallback = !gasnete_coll_images.uniform;
+  r->fallback = !r->im->uniform;
   if (r->fallback)
     red_fallback_buffers(op, r, in);
   else
@@ -223,7 +229,7 @@ void gasnete_coll_images_red_pack(gasnete_coll_op_t *op, gasnete_coll_images_red
   if (r->fallback)
     red_fallback_pack(g, r);
   else if (r->src_buf)
-    red_shuttle(&r->src_img, &r->src_node, g->src, r->src_buf, r->es, 1, 0);
+    red_shuttle(r, &r->src_img, &r->src_node, g->src, r->src_buf, 1, 0);
 }
 
 int gasnete_coll_images_red_unpack(gasnete_coll_op_t *op, gasnete_coll_images_red_t *r,
@@ -232,7 +238,7 @@ int gasnete_coll_images_red_unpack(gasnete_coll_op_t *op, gasnete_coll_images_re
   (void)in;
   if (r->fallback) return red_fallback_unpack(op, r);
   if (g->args.kind == GASNETE_COLL_SCAN && r->dst_buf)
-    red_shuttle(&r->dst_img, &r->dst_node, g->dst, r->dst_buf, r->es, 0, r->exclusive ? 1 : 0);
+    red_shuttle(r, &r->dst_img, &r->dst_node, g->dst, r->dst_buf, 0, r->exclusive ? 1 : 0);
   return 1;
 }
 

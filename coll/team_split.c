@@ -12,7 +12,13 @@
  *     spec allows that, and no node is in both.
  * Team creation calls of one node must not run concurrently (they read and
  * advance this node's next id); in a PAR process one thread at a time
- * makes them, as with any collective initiation of one image per node. */
+ * makes them, as with any collective initiation of one image per node.
+ *
+ * With several images per node every image calls, with the same
+ * arguments on a node (a team is made of whole nodes: a node's images are
+ * all in it or none is). The images of a node meet; the last to arrive
+ * makes the node's call, on the parent's nodes (its exchange bypasses the
+ * images), while the others wait; all of them return the same handle. */
 #include "coll_images.h"
 
 #include <stdlib.h>
@@ -47,14 +53,16 @@ static int gasnete_coll_member_node_cmp(const void *a, const void *b) {
 }
 
 /* Every member's record, in parent rank order. */
-static gasnete_coll_split_rec_t *gasnete_coll_split_gather(gasnet_team_handle_t parent,
-                                                           gasnet_node_t parent_size,
-                                                           gasnete_coll_split_rec_t mine) {
-  gasnete_coll_split_rec_t *all = gasnete_coll_calloc(parent_size, sizeof(*all));
+static gasnete_coll_split_rec_t *gasnete_coll_split_gather(gasnete_coll_team_t *parent,
+                                                           gasnete_coll_split_rec_t mine,
+                                                           const char *call) {
+  gasnete_coll_split_rec_t *all = gasnete_coll_calloc(parent->size, sizeof(*all));
   /* ALLSYNC both ways: a split is rare, and it keeps the records private
    * to this call on every node. */
-  gasnet_coll_gather_all(parent, all, &mine, sizeof(mine),
-                         GASNET_COLL_IN_ALLSYNC | GASNET_COLL_OUT_ALLSYNC | GASNET_COLL_LOCAL);
+  gasnete_coll_args_t a = gasnete_coll_args(GASNETE_COLL_GATHER_ALL, all, &mine, sizeof(mine), 0,
+                                            GASNET_COLL_IN_ALLSYNC | GASNET_COLL_OUT_ALLSYNC |
+                                                GASNET_COLL_LOCAL);
+  gasnet_coll_wait_sync(gasnete_coll_initiate_nodes(parent, &a, 1, call));
   return all;
 }
 
@@ -88,6 +96,7 @@ static gasnete_coll_team_t *gasnete_coll_split_build(const gasnete_coll_team_t *
     team->by_node[i].rank = i;
   }
   qsort(team->by_node, n, sizeof(*team->by_node), gasnete_coll_member_node_cmp);
+  team->images = gasnete_coll_images_for_team(team);
   free(pos);
   return team;
 }
@@ -98,7 +107,7 @@ static gasnet_team_handle_t gasnete_coll_split_common(gasnet_team_handle_t paren
                                                       void *clientdata, const char *call) {
   gasnete_coll_team_t *parent = gasnete_coll_team_lookup(parent_handle, call);
   mine.proposed_id = gasnete_coll_next_team_id;
-  gasnete_coll_split_rec_t *all = gasnete_coll_split_gather(parent_handle, parent->size, mine);
+  gasnete_coll_split_rec_t *all = gasnete_coll_split_gather(parent, mine, call);
   if (!mine.wants_team) {
     free(all);
     return NULL;
@@ -115,9 +124,75 @@ static gasnet_team_handle_t gasnete_coll_split_common(gasnet_team_handle_t paren
 static void gasnete_coll_check_creation_call(const char *call) {
   if (!gasnete_coll_initialized) gasnete_coll_fatal_misuse(call, "called before gasnet_coll_init");
   if (gasneti_in_handler()) gasnete_coll_fatal_misuse(call, "called from inside an AM handler");
-  if (gasnete_coll_images.multi)
-    gasnete_coll_fatal_misuse(call, "teams are not available with several images per node "
-                                    "(collectives run on GASNET_TEAM_ALL only)");
+}
+
+/* ------------------------------------------------------------ images */
+/* The images of a node making one team: at most one such meeting at a
+ * time (team creation is collective, so every image is in the same one). */
+static struct {
+  gasnet_image_t arrived;
+  uint32_t generation;            /* completed meetings; atomic */
+  gasnet_team_handle_t parent;
+  gasnete_coll_split_rec_t mine;  /* as the first image gave it */
+  gasnet_image_t first_image;
+  gasnet_team_handle_t result;
+} gasnete_coll_split_meeting;
+
+/* The calling image joins its node's meeting. Returns 1 for the image
+ * that makes the node's call, 0 for the others (which have waited for the
+ * result in *result). */
+static int gasnete_coll_split_meet(gasnet_team_handle_t parent, gasnete_coll_split_rec_t mine,
+                                   gasnet_team_handle_t *result, const char *call) {
+  __typeof__(gasnete_coll_split_meeting) *m = &gasnete_coll_split_meeting;
+  gasnet_image_t me = gasnete_coll_my_image(call);
+  gasnete_coll_lock();
+  uint32_t generation = __atomic_load_n(&m->generation, __ATOMIC_RELAXED);
+  if (m->arrived == 0) {
+    m->parent = parent;
+    m->mine = mine;
+    m->first_image = me;
+  } else if (m->parent != parent || m->mine.wants_team != mine.wants_team ||
+             m->mine.color != mine.color || m->mine.relrank != mine.relrank) {
+    gasneti_fatalerror("%s: image %u asks for (parent %p, %s color %u, relrank %u) but image %u "
+                       "of the same node for (parent %p, %s color %u, relrank %u); a node's images "
+                       "join a team together",
+                       call, (unsigned)me, (void *)parent, mine.wants_team ? "" : "no team,",
+                       (unsigned)mine.color, (unsigned)mine.relrank, (unsigned)m->first_image,
+                       (void *)m->parent, m->mine.wants_team ? "" : "no team,",
+                       (unsigned)m->mine.color, (unsigned)m->mine.relrank);
+  }
+  int last = ++m->arrived == gasnete_coll_images.mine;
+  gasnete_coll_unlock();
+  if (last) return 1;
+  unsigned spins = 0;
+  while (__atomic_load_n(&m->generation, __ATOMIC_ACQUIRE) == generation) {
+    gasnet_AMPoll();
+    gasneti_wait_step(&spins);
+  }
+  *result = m->result;
+  return 0;
+}
+
+/* The image that made the node's call hands its result to the others. */
+static void gasnete_coll_split_publish(gasnet_team_handle_t result) {
+  __typeof__(gasnete_coll_split_meeting) *m = &gasnete_coll_split_meeting;
+  gasnete_coll_lock();
+  m->result = result;
+  m->arrived = 0;
+  __atomic_fetch_add(&m->generation, 1, __ATOMIC_ACQ_REL);
+  gasnete_coll_unlock();
+}
+
+/* One image per node in effect: the call itself; several: the meeting. */
+static gasnet_team_handle_t gasnete_coll_split_by_node(gasnet_team_handle_t parent,
+                                                       gasnete_coll_split_rec_t mine,
+                                                       void *clientdata, const char *call) {
+  if (!gasnete_coll_images.multi) return gasnete_coll_split_common(parent, mine, clientdata, call);
+  gasnet_team_handle_t result = NULL;
+  if (!gasnete_coll_split_meet(parent, mine, &result, call)) return result;
+  result = gasnete_coll_split_common(parent, mine, clientdata, call);
+  gasnete_coll_split_publish(result);
+  return result;
 }
 
 gasnet_team_handle_t gasnete_coll_team_split(gasnet_team_handle_t parent, gasnet_node_t color,
@@ -125,7 +200,7 @@ gasnet_team_handle_t gasnete_coll_team_split(gasnet_team_handle_t parent, gasnet
   static const char call[] = "gasnet_coll_team_split";
   gasnete_coll_check_creation_call(call);
   gasnete_coll_split_rec_t mine = {1, color, relrank, 0};
-  return gasnete_coll_split_common(parent, mine, clientdata, call);
+  return gasnete_coll_split_by_node(parent, mine, clientdata, call);
 }
 
 /* Each listed node once, each a member of parent. The list is the same on
@@ -162,5 +237,5 @@ gasnet_team_handle_t gasnete_coll_team_create(gasnet_team_handle_t parent_handle
       mine.wants_team = 1;
       mine.relrank = i;
     }
-  return gasnete_coll_split_common(parent_handle, mine, NULL, call);
+  return gasnete_coll_split_by_node(parent_handle, mine, NULL, call);
 }

@@ -134,10 +134,10 @@ static inline long coll_dst_mismatch(int op, uint32_t it, size_t nbytes, gasnet_
   return -1;
 }
 
-/* Initiate op: the blocking form (returns INVALID) or _nb. */
-static inline gasnet_coll_handle_t coll_initiate(int op, int blocking, void *dst, void *src,
-                                                 gasnet_node_t root, size_t nbytes, int flags) {
-  gasnet_team_handle_t T = GASNET_TEAM_ALL;
+/* Initiate op on team T: the blocking form (returns INVALID) or _nb. */
+static inline gasnet_coll_handle_t coll_initiate_on(gasnet_team_handle_t T, int op, int blocking,
+                                                    void *dst, void *src, gasnet_node_t root,
+                                                    size_t nbytes, int flags) {
   gasnet_image_t r = (gasnet_image_t)root;
   if (blocking) {
     switch (op) {
@@ -156,6 +156,10 @@ static inline gasnet_coll_handle_t coll_initiate(int op, int blocking, void *dst
     case OP_GATHER_ALL: return gasnet_coll_gather_all_nb(T, dst, src, nbytes, flags);
     default: return gasnet_coll_exchange_nb(T, dst, src, nbytes, flags);
   }
+}
+static inline gasnet_coll_handle_t coll_initiate(int op, int blocking, void *dst, void *src,
+                                                 gasnet_node_t root, size_t nbytes, int flags) {
+  return coll_initiate_on(GASNET_TEAM_ALL, op, blocking, dst, src, root, nbytes, flags);
 }
 
 /* SINGLE addressing needs buffers at the same address on every node:

@@ -24,19 +24,28 @@
  * Every image checks its own destination (and that sources, unused
  * destinations and guard bytes after each destination are unchanged).
  *
+ * With -T MODE all of the above runs on a team split off GASNET_TEAM_ALL
+ * (every image calls gasnet_coll_team_split; a node's images pass the
+ * same color and relrank): halves (even and odd nodes), reverse (every
+ * node, ranked in reverse, so team image numbers are not the job's) or
+ * solo (one-member teams). Each iteration then also keeps a gather_all
+ * over GASNET_TEAM_ALL in flight across the team's collectives, checked
+ * when it completes; every image frees the team at the end.
+ *
  * Under IN_NOSYNC every image's buffers are made ready by a barrier of all
  * images before the call (the client's duty); after OUT_NOSYNC a barrier
  * precedes the check. Otherwise no barrier: data moved too early or too
  * late shows up as a mismatch.
  *
  * Usage: testimages[-par] [-i K] [-u] [-I LIST] [-n ITERS] [-m BYTES] [-w SECONDS]
- *                        [-a OP=ALG]... [-e VAR=VAL]... [-v]
+ *                        [-T MODE] [-a OP=ALG]... [-e VAR=VAL]... [-v]
  *   -i K  images per node (PAR only; default 2; 0: images NULL)
  *   -u    uneven: node n has 1 + (n + K - 1) % K images
  *   -n    iterations (default 1: it has every sync mode and root)
  *   -w    watchdog: a process still running after SECONDS dies (default 60)
  *   -m B  the largest data-movement size (default 65544)
  *   -I L  images per node from the comma list L (PAR; cycled over the nodes)
+ *   -T M  run on a split team: halves, reverse or solo
  *   -a OP=ALG   force a node-level algorithm (testcollnb's -a)
  *   -e VAR=VAL  set VAR for every node (e.g. GASNET_COLL_REDUCE_ALG=knomial)
  *   -v    one line per data-movement collective (image 0) */
@@ -47,14 +56,21 @@
 #include <signal.h>
 #include <unistd.h>
 
-/* ------------------------------------------------------------ job shape */
+/* ------------------------------------------------------------ job shape
+ * The collectives run on TEAM; "nodes" and "images" below are its ranks
+ * and its images (for GASNET_TEAM_ALL, the job's). */
 static gasnet_node_t N, ME;
-static gasnet_image_t NI;         /* images in the job */
+static gasnet_image_t NI;         /* images in the team */
 static gasnet_image_t K;          /* images on this node */
 static gasnet_image_t MY_FIRST;   /* this node's first image */
-static gasnet_image_t *images_of; /* per node */
-static gasnet_image_t *first_of;  /* per node */
-static gasnet_node_t *node_of;    /* per image */
+static gasnet_image_t *images_of; /* per team rank */
+static gasnet_image_t *first_of;  /* per team rank */
+static gasnet_node_t *node_of;    /* per image: its team rank */
+static gasnet_node_t *real_node;  /* per team rank: its node */
+static gasnet_image_t *job_images; /* per node of the job: gasnet_coll_init's images[] */
+static gasnet_image_t JOB_NI, JOB_FIRST; /* the job's images, this node's first one */
+static const char *team_mode;     /* -T, or NULL for GASNET_TEAM_ALL */
+static gasnet_team_handle_t TEAM = GASNET_TEAM_ALL;
 static int images_null;
 static pthread_barrier_t node_bar;
 /* What the images are doing, for the watchdog's message. Every image's
@@ -85,7 +101,7 @@ static size_t slot_off(int slot) {
 static unsigned char *area(int single, gasnet_image_t img) {
   if (!single) return local_area[img - MY_FIRST];
   gasnet_node_t n = node_of[img];
-  return (unsigned char *)test_seg(n) + (size_t)(img - first_of[n]) * region_len;
+  return (unsigned char *)test_seg(real_node[n]) + (size_t)(img - first_of[n]) * region_len;
 }
 static unsigned char *src_of(int single, gasnet_image_t img, int slot) {
   return area(single, img) + slot_off(slot);
@@ -120,13 +136,14 @@ typedef struct {
   unsigned long checked[OP_ALL];
   double secs[OP_ALL]; /* time from preparing to checking, per op */
   void **dl, **sl; /* NI-entry address lists */
+  uint64_t job_src, *job_dst; /* the GASNET_TEAM_ALL gather_all (-T) */
 } img_t;
 
 /* Every image of every node: a pthread barrier brackets the conduit
  * barrier, which only local image 0 enters. */
 static void all_sync(const img_t *im) {
   pthread_barrier_wait(&node_bar);
-  if (im->j == 0) coll_barrier();
+  if (im->j == 0) GASNET_Safe(gasnet_coll_barrier(TEAM, 0, GASNET_BARRIERFLAG_ANONYMOUS));
   pthread_barrier_wait(&node_bar);
 }
 
@@ -235,10 +252,11 @@ static void data_check(img_t *im, const dcase_t *c, double t0) {
 }
 
 static gasnet_coll_handle_t data_initiate(img_t *im, const dcase_t *c, int blocking) {
-  gasnet_team_handle_t T = GASNET_TEAM_ALL;
+  gasnet_team_handle_t T = TEAM;
   int single = form_single(c->form);
   unsigned char *mysrc = src_of(single, im->me, c->slot), *mydst = dst_of(single, im->me, c->slot);
-  if (c->form == ONE) return coll_initiate(c->op, blocking, mydst, mysrc, c->root, c->nbytes, c->flags);
+  if (c->form == ONE)
+    return coll_initiate_on(T, c->op, blocking, mydst, mysrc, c->root, c->nbytes, c->flags);
   /* The single address of a rooted M form: under SINGLE, the root's. */
   void *rsrc = single ? src_of(1, c->root, c->slot) : mysrc;
   void *rdst = single ? dst_of(1, c->root, c->slot) : mydst;
@@ -463,7 +481,7 @@ static void compare(const img_t *im, const rcase_t *c, const unsigned char *got,
 }
 
 static gasnet_coll_handle_t red_initiate(img_t *im, const rcase_t *c, void *src, void *dst) {
-  gasnet_team_handle_t T = GASNET_TEAM_ALL;
+  gasnet_team_handle_t T = TEAM;
   const elem_ops_t *t = fn_ops[c->fn];
   int single = form_single(c->form), f = c->flags, fn = c->fn, arg = fn_arg[c->fn];
   size_t es = t->es, n = c->count, sb = c->sl.blksz, so = c->sl.off, db = c->dl.blksz,
@@ -577,23 +595,82 @@ static void run_reduce(img_t *im) {
 /* ------------------------------------------------------------ threads */
 static int iters = 1;
 
+/* ------------------------------------------------------------ teams */
+static gasnet_node_t team_color(gasnet_node_t node) {
+  if (!strcmp(team_mode, "halves")) return node % 2;
+  return !strcmp(team_mode, "solo") ? node : 0;
+}
+static gasnet_node_t team_relrank(gasnet_node_t node) {
+  if (!strcmp(team_mode, "halves")) return node / 2;
+  return !strcmp(team_mode, "reverse") ? gasnet_nodes() - 1 - node : 0;
+}
+
+/* Every image splits; all images of a node get the same handle, for the
+ * team set_shape predicted. */
+static void join_team(const img_t *im) {
+  static gasnet_team_handle_t first_handle;
+  if (!team_mode) return;
+  gasnet_node_t me = gasnet_mynode();
+  gasnet_team_handle_t h = gasnet_coll_team_split(GASNET_TEAM_ALL, team_color(me), team_relrank(me), NULL);
+  if (im->j == 0) first_handle = h;
+  pthread_barrier_wait(&node_bar);
+  TEST_CHECK(h == first_handle, "image %u got team %p, local image 0 got %p", (unsigned)im->me,
+             (void *)h, (void *)first_handle);
+  TEST_CHECK(gasnet_coll_team_size(h) == N, "team size %u, expected %u",
+             (unsigned)gasnet_coll_team_size(h), (unsigned)N);
+  for (gasnet_node_t r = 0; r < N; r++)
+    TEST_CHECK(gasnet_coll_team_rank2node(h, (int)r) == real_node[r], "team rank %u is node %u, "
+               "expected %u", (unsigned)r, (unsigned)gasnet_coll_team_rank2node(h, (int)r),
+               (unsigned)real_node[r]);
+  pthread_barrier_wait(&node_bar);
+  if (im->j == 0) TEAM = h;
+  pthread_barrier_wait(&node_bar);
+}
+
+/* A gather_all of 8 bytes per image over GASNET_TEAM_ALL, started before
+ * an iteration's team collectives and completed after them. */
+static uint64_t job_value(gasnet_image_t job_image, int iter) {
+  return ((uint64_t)job_image << 32) ^ (uint64_t)(iter * 2654435761u + 1u);
+}
+static gasnet_coll_handle_t job_op_start(img_t *im, int iter) {
+  if (!team_mode) return GASNET_COLL_INVALID_HANDLE;
+  im->job_src = job_value(JOB_FIRST + im->j, iter);
+  memset(im->job_dst, 0, JOB_NI * sizeof *im->job_dst);
+  return gasnet_coll_gather_all_nb(GASNET_TEAM_ALL, im->job_dst, &im->job_src, 8,
+                                   GASNET_COLL_IN_MYSYNC | GASNET_COLL_OUT_MYSYNC | GASNET_COLL_LOCAL);
+}
+static void job_op_finish(img_t *im, gasnet_coll_handle_t h, int iter) {
+  if (!team_mode) return;
+  gasnet_coll_wait_sync(h);
+  for (gasnet_image_t i = 0; i < JOB_NI; i++)
+    TEST_CHECK(im->job_dst[i] == job_value(i, iter), "GASNET_TEAM_ALL gather_all beside team "
+               "collectives: image %u got 0x%llx from image %u, expected 0x%llx",
+               (unsigned)(JOB_FIRST + im->j), (unsigned long long)im->job_dst[i], (unsigned)i,
+               (unsigned long long)job_value(i, iter));
+}
+
 static void *image_main(void *arg) {
   img_t *im = arg;
   if (images_null) gasnet_coll_init(NULL, 0, fn_table, FN_COUNT, 0);
-  else gasnet_coll_init(images_of, im->me, fn_table, FN_COUNT, 0);
+  else gasnet_coll_init(job_images, JOB_FIRST + im->j, fn_table, FN_COUNT, 0);
+  join_team(im);
   im->dl = malloc(NI * sizeof(void *));
   im->sl = malloc(NI * sizeof(void *));
-  TEST_CHECK(im->dl && im->sl, "out of memory");
+  im->job_dst = malloc(JOB_NI * sizeof *im->job_dst);
+  TEST_CHECK(im->dl && im->sl && im->job_dst, "out of memory");
   all_sync(im);
   for (int i = 0; i < iters; i++) {
+    gasnet_coll_handle_t job_op = job_op_start(im, i);
     run_data(im);
     run_batch(im, OP_COUNT, BATCH_AGGREGATE, M_SINGLE);
     run_batch(im, OP_COUNT, BATCH_AGGREGATE, M_LOCAL);
     run_batch(im, NSMALL, BATCH_SYNC_ALL, i % 3);
     run_batch(im, NSMALL / 2, BATCH_REVERSE, (i + 1) % 3);
     run_reduce(im);
+    job_op_finish(im, job_op, i);
     all_sync(im);
   }
+  if (team_mode) gasnet_coll_team_free(TEAM);
   return NULL;
 }
 
@@ -622,7 +699,7 @@ static void set_env(const char *arg) {
 
 static void usage(void) {
   fprintf(stderr, "usage: testimages [-i K] [-u] [-I LIST] [-n ITERS] [-m BYTES] [-w SECONDS] "
-                  "[-a OP=ALG]... [-e VAR=VAL]... [-v]\n");
+                  "[-T halves|reverse|solo] [-a OP=ALG]... [-e VAR=VAL]... [-v]\n");
   exit(2);
 }
 
@@ -641,16 +718,50 @@ static gasnet_image_t list_entry(const char *list, gasnet_node_t n) {
   return (gasnet_image_t)atoi(p);
 }
 
-/* images_of / first_of / node_of from the per-node count. */
+/* job_images from the per-node count. */
+static void set_job_images(int k, int uneven, const char *list) {
+  gasnet_node_t nodes = gasnet_nodes();
+  job_images = malloc(nodes * sizeof *job_images);
+  TEST_CHECK(job_images != NULL, "out of memory");
+  JOB_NI = 0;
+  for (gasnet_node_t n = 0; n < nodes; n++) {
+    job_images[n] = (gasnet_image_t)(uneven ? 1 + (n + (unsigned)k - 1) % (unsigned)k : (unsigned)k);
+    if (list) job_images[n] = list_entry(list, n);
+    TEST_CHECK(job_images[n] >= 1, "-I %s: every node needs an image", list);
+    if (n == gasnet_mynode()) JOB_FIRST = JOB_NI;
+    JOB_NI += job_images[n];
+  }
+}
+
+/* The team's members (real_node), N and ME, as the split will rank them:
+ * by relrank, then node. */
+static void set_team(void) {
+  gasnet_node_t nodes = gasnet_nodes(), me = gasnet_mynode();
+  real_node = malloc(nodes * sizeof *real_node);
+  TEST_CHECK(real_node != NULL, "out of memory");
+  N = 0;
+  for (gasnet_node_t n = 0; n < nodes; n++)
+    if (!team_mode || team_color(n) == team_color(me)) real_node[N++] = n;
+  for (gasnet_node_t i = 1; i < N; i++) /* insertion sort by relrank (stable) */
+    for (gasnet_node_t j = i; j > 0 && team_mode && team_relrank(real_node[j]) < team_relrank(real_node[j - 1]); j--) {
+      gasnet_node_t t = real_node[j];
+      real_node[j] = real_node[j - 1];
+      real_node[j - 1] = t;
+    }
+  for (gasnet_node_t r = 0; r < N; r++)
+    if (real_node[r] == me) ME = r;
+}
+
+/* images_of / first_of / node_of: the team's images. */
 static void set_shape(int k, int uneven, const char *list) {
+  set_job_images(k, uneven, list);
+  set_team();
   images_of = malloc(N * sizeof *images_of);
   first_of = malloc(N * sizeof *first_of);
   TEST_CHECK(images_of && first_of, "out of memory");
   NI = 0;
   for (gasnet_node_t n = 0; n < N; n++) {
-    images_of[n] = (gasnet_image_t)(uneven ? 1 + (n + (unsigned)k - 1) % (unsigned)k : (unsigned)k);
-    if (list) images_of[n] = list_entry(list, n);
-    TEST_CHECK(images_of[n] >= 1, "-I %s: every node needs an image", list);
+    images_of[n] = job_images[real_node[n]];
     first_of[n] = NI;
     NI += images_of[n];
   }
@@ -658,7 +769,7 @@ static void set_shape(int k, int uneven, const char *list) {
   TEST_CHECK(node_of != NULL, "out of memory");
   for (gasnet_node_t n = 0; n < N; n++)
     for (gasnet_image_t i = 0; i < images_of[n]; i++) node_of[first_of[n] + i] = n;
-  K = images_of[ME];
+  K = job_images[gasnet_mynode()];
   MY_FIRST = first_of[ME];
   if (NI > 16) BIG = 4104; /* keep the segment small at large image counts */
   region_len = (slot_off(NSMALL + 1) + 63) & ~(size_t)63;
@@ -685,6 +796,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "-w")) wd = atoi(v);
     else if (!strcmp(a, "-m")) big_arg = (size_t)strtoul(v, NULL, 10);
     else if (!strcmp(a, "-I")) list = v;
+    else if (!strcmp(a, "-T")) team_mode = v;
     else if (!strcmp(a, "-a")) { if (!coll_force_alg(v)) usage(); }
     else if (!strcmp(a, "-e")) set_env(v);
     else usage();
@@ -694,6 +806,8 @@ int main(int argc, char **argv) {
   k = 0, list = NULL; /* SEQ: images NULL is the only legal value */
 #endif
   if (k < 0 || iters < 1) usage();
+  if (team_mode && strcmp(team_mode, "halves") && strcmp(team_mode, "reverse") && strcmp(team_mode, "solo"))
+    usage();
   images_null = k == 0;
   if (images_null) k = 1, uneven = 0;
 
@@ -702,8 +816,6 @@ int main(int argc, char **argv) {
     signal(SIGALRM, watchdog);
     alarm((unsigned)wd);
   }
-  N = gasnet_nodes();
-  ME = gasnet_mynode();
   set_shape(k, uneven, list);
   if (big_arg) BIG = big_arg, region_len = (slot_off(NSMALL + 1) + 63) & ~(size_t)63;
   /* Slot 0 also holds the reduce / scan arrays (3000 16-byte elements). */
@@ -717,9 +829,9 @@ int main(int argc, char **argv) {
     TEST_CHECK(local_area[j] != NULL, "out of memory");
   }
   pthread_barrier_init(&node_bar, NULL, K);
-  test_print0("testimages (%s): %u nodes, %u images (per node: %s), %d iterations\n",
-              images_null ? "images NULL" : "GASNET_PAR", (unsigned)N, (unsigned)NI,
-              list ? list : uneven ? "uneven" : "even", iters);
+  test_print0("testimages (%s): %u nodes, %u images (per node: %s), %d iterations, team %s\n",
+              images_null ? "images NULL" : "GASNET_PAR", (unsigned)gasnet_nodes(), (unsigned)JOB_NI,
+              list ? list : uneven ? "uneven" : "even", iters, team_mode ? team_mode : "ALL");
 
   img_t *ims = calloc(K, sizeof *ims);
   pthread_t *th = calloc(K, sizeof *th);

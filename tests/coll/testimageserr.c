@@ -6,7 +6,7 @@
  *   range     an image passes a my_image of another node
  *   twice     two threads register the same image
  *   notimage  a thread that never called gasnet_coll_init starts a collective
- *   team      making a team (only GASNET_TEAM_ALL exists with several images)
+ *   team      the images of a node ask for different teams (a node joins whole)
  *   mismatch  two images of a node disagree on nbytes
  *   barrier   a team barrier with GASNET_BARRIERFLAG_IMAGES */
 #include <gasnet.h>
@@ -37,11 +37,8 @@ static void *image_main(void *arg) {
   gasnet_coll_init(images_per_node, me, NULL, 0, 0);
   char buf[64] = {0}, out[64 * IMAGES * 8];
   int flags = GASNET_COLL_IN_MYSYNC | GASNET_COLL_OUT_MYSYNC | GASNET_COLL_LOCAL;
-  if (is("team") && local == 1) {
-    /* Teams are made by one thread per node: the created one, so that the
-     * main thread is still waiting in pthread_join when the job ends (no
-     * finished, unjoined thread for ThreadSanitizer to report as leaked). */
-    gasnet_team_handle_t team = gasnet_coll_team_split(GASNET_TEAM_ALL, 0, gasnet_mynode(), NULL);
+  if (is("team")) {
+    gasnet_team_handle_t team = gasnet_coll_team_split(GASNET_TEAM_ALL, local, gasnet_mynode(), NULL);
     gasnet_coll_broadcast(team, out, 0, buf, 8, flags);
   } else if (is("mismatch")) {
     gasnet_coll_broadcast(GASNET_TEAM_ALL, out, 0, buf, local ? 16 : 8, flags);
