@@ -22,6 +22,14 @@ static gasnet_image_t gasnete_coll_images_registered;
 static uint8_t *gasnete_coll_local_taken; /* [mine]: this local image has registered */
 
 /* ------------------------------------------------------------ configuration */
+/* The per-local-image arrays of a table whose mine is set. */
+static void gasnete_coll_images_per_local(gasnete_coll_images_t *im) {
+  im->next_call = gasnete_coll_calloc(im->mine, sizeof(*im->next_call));
+  im->aggregate = gasnete_coll_calloc(im->mine, sizeof(*im->aggregate));
+  im->barrier.notified_by = gasnete_coll_calloc(im->mine, sizeof(*im->barrier.notified_by));
+  im->barrier.phase_of = gasnete_coll_calloc(im->mine, sizeof(*im->barrier.phase_of));
+}
+
 /* Check images[] and fill gasnete_coll_images from it; once per node. */
 static void gasnete_coll_images_configure(const gasnet_image_t images[], const char *call) {
   gasnete_coll_images_t *im = &gasnete_coll_images;
@@ -44,8 +52,7 @@ static void gasnete_coll_images_configure(const gasnet_image_t images[], const c
   im->multi = total != nodes;
   im->uniform = total == (uint64_t)im->max_local * nodes;
   im->mine = images ? images[me] : 1;
-  im->next_call = gasnete_coll_calloc(im->mine, sizeof(*im->next_call));
-  im->aggregate = gasnete_coll_calloc(im->mine, sizeof(*im->aggregate));
+  gasnete_coll_images_per_local(im);
   gasnete_coll_local_taken = gasnete_coll_calloc(im->mine, 1);
 }
 
@@ -67,8 +74,7 @@ gasnete_coll_images_t *gasnete_coll_images_for_team(const gasnete_coll_team_t *t
   im->multi = total != team->size;
   im->uniform = total == (gasnet_image_t)(im->max_local * team->size);
   im->mine = all->mine;
-  im->next_call = gasnete_coll_calloc(im->mine, sizeof(*im->next_call));
-  im->aggregate = gasnete_coll_calloc(im->mine, sizeof(*im->aggregate));
+  gasnete_coll_images_per_local(im);
   return im;
 }
 
@@ -77,6 +83,8 @@ void gasnete_coll_images_free(gasnete_coll_images_t *im) {
   free(im->first);
   free(im->next_call);
   free(im->aggregate);
+  free(im->barrier.notified_by);
+  free(im->barrier.phase_of);
   free(im);
 }
 

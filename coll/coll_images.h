@@ -19,6 +19,20 @@
 
 #include "coll_internal.h"
 
+/* A node's images in the team barrier over images (images_barrier.c).
+ * Engine lock for the fields without a note. */
+typedef struct {
+  gasnet_image_t notified;  /* local images that notified this phase */
+  uint8_t *notified_by;     /* [mine] */
+  uint32_t *phase_of;       /* [mine]: phases each image has left */
+  uint32_t completed;       /* phases completed; atomic */
+  int named, id, mismatch;  /* the merged value of this phase's notifies */
+  int node_notified;        /* the node's notify is made; atomic */
+  gasnet_image_t notifier;  /* the image that made it */
+  int node_id, node_flags;  /* what it passed */
+  int result;               /* of the last completed phase */
+} gasnete_coll_images_barrier_t;
+
 /* The images of a team: every image of its member nodes, numbered
  * node-major in team rank order (for GASNET_TEAM_ALL: the job's image
  * numbers). A team is made of whole nodes, so each node's images are all
@@ -33,6 +47,7 @@ typedef struct gasnete_coll_images_s {
   /* Per local image, touched only by that image's thread: */
   uint32_t *next_call;              /* [mine]: number of its next call on this team */
   gasnete_coll_handle_t **aggregate; /* [mine]: its open aggregate, or NULL */
+  gasnete_coll_images_barrier_t barrier;
 } gasnete_coll_images_t;
 
 /* GASNET_TEAM_ALL's images: the images[] of gasnet_coll_init. */
@@ -102,6 +117,12 @@ extern gasnet_image_t gasnete_coll_team_my_image(const gasnete_coll_team_t *team
 extern gasnet_coll_handle_t gasnete_coll_initiate_nodes(gasnete_coll_team_t *team,
                                                         const gasnete_coll_args_t *args,
                                                         int blocking, const char *call);
+
+/* images_barrier.c: gasnet_coll_barrier_* with GASNET_BARRIERFLAG_IMAGES. */
+extern void gasnete_coll_images_barrier_notify(gasnete_coll_team_t *team, int id, int flags,
+                                               const char *call);
+extern int gasnete_coll_images_barrier_wait(gasnete_coll_team_t *team, const char *call);
+extern int gasnete_coll_images_barrier_try(gasnete_coll_team_t *team, const char *call);
 
 /* images_alg.c: the node-level op a full gang starts. */
 extern gasnete_coll_op_t *gasnete_coll_images_start(gasnete_coll_gang_t *gang);

@@ -151,36 +151,38 @@ void gasnete_coll_team_free(gasnet_team_handle_t handle) {
 }
 
 /* ------------------------------------------------------------ barrier */
-/* GASNET_BARRIERFLAG_IMAGES asks for a barrier over every image; with one
- * image per node that is the barrier over every node. With several, a
- * barrier over images is not provided: one thread per node calls it. */
-static int gasnete_coll_node_barrier_flags(int flags, const char *call) {
-  if ((flags & GASNET_BARRIERFLAG_IMAGES) && gasnete_coll_images.multi)
-    gasneti_fatalerror("%s: flags 0x%x: GASNET_BARRIERFLAG_IMAGES with several images per node "
-                       "is not supported (call the barrier from one thread per node, without it)",
-                       call, (unsigned)flags);
-  return flags & ~GASNET_BARRIERFLAG_IMAGES;
+/* GASNET_BARRIERFLAG_IMAGES asks for a barrier over every image of the
+ * team; with one image per node that is the barrier over its nodes. With
+ * several, every image calls notify and wait (images_barrier.c); without
+ * the flag one thread per node calls them. */
+static int gasnete_coll_barrier_over_images(int flags) {
+  return (flags & GASNET_BARRIERFLAG_IMAGES) && gasnete_coll_images.multi;
 }
 
 void gasnete_coll_barrier_notify(gasnet_team_handle_t handle, int id, int flags) {
-  gasnete_coll_team_t *team = gasnete_coll_team_lookup(handle, "gasnet_coll_barrier_notify");
-  if (team == &gasnete_coll_team_all)
-    gasnet_barrier_notify(id, gasnete_coll_node_barrier_flags(flags, "gasnet_coll_barrier_notify"));
+  static const char call[] = "gasnet_coll_barrier_notify";
+  gasnete_coll_team_t *team = gasnete_coll_team_lookup(handle, call);
+  if (gasnete_coll_barrier_over_images(flags))
+    gasnete_coll_images_barrier_notify(team, id, flags & ~GASNET_BARRIERFLAG_IMAGES, call);
+  else if (team == &gasnete_coll_team_all)
+    gasnet_barrier_notify(id, flags & ~GASNET_BARRIERFLAG_IMAGES);
   else
     gasnete_coll_team_barrier_notify(team, id, flags);
 }
 
 int gasnete_coll_barrier_wait(gasnet_team_handle_t handle, int id, int flags) {
-  gasnete_coll_team_t *team = gasnete_coll_team_lookup(handle, "gasnet_coll_barrier_wait");
-  if (team == &gasnete_coll_team_all)
-    return gasnet_barrier_wait(id, gasnete_coll_node_barrier_flags(flags, "gasnet_coll_barrier_wait"));
+  static const char call[] = "gasnet_coll_barrier_wait";
+  gasnete_coll_team_t *team = gasnete_coll_team_lookup(handle, call);
+  if (gasnete_coll_barrier_over_images(flags)) return gasnete_coll_images_barrier_wait(team, call);
+  if (team == &gasnete_coll_team_all) return gasnet_barrier_wait(id, flags & ~GASNET_BARRIERFLAG_IMAGES);
   return gasnete_coll_team_barrier_wait(team, id, flags);
 }
 
 int gasnete_coll_barrier_try(gasnet_team_handle_t handle, int id, int flags) {
-  gasnete_coll_team_t *team = gasnete_coll_team_lookup(handle, "gasnet_coll_barrier_try");
-  if (team == &gasnete_coll_team_all)
-    return gasnet_barrier_try(id, gasnete_coll_node_barrier_flags(flags, "gasnet_coll_barrier_try"));
+  static const char call[] = "gasnet_coll_barrier_try";
+  gasnete_coll_team_t *team = gasnete_coll_team_lookup(handle, call);
+  if (gasnete_coll_barrier_over_images(flags)) return gasnete_coll_images_barrier_try(team, call);
+  if (team == &gasnete_coll_team_all) return gasnet_barrier_try(id, flags & ~GASNET_BARRIERFLAG_IMAGES);
   return gasnete_coll_team_barrier_try(team, id, flags);
 }
 

@@ -21,6 +21,7 @@ COLL_SOURCES = \
 	coll/gather.c \
 	coll/gather_all.c \
 	coll/images_alg.c \
+	coll/images_barrier.c \
 	coll/images_reduce.c \
 	coll/reduce.c \
 	coll/reduce_apply.c \

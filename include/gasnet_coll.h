@@ -243,8 +243,9 @@ extern void gasnet_coll_scanM(gasnet_team_handle_t team, void *const dstlist[], 
 /* ------------------------------------------------------------ teams
  * Size, rank <-> node translation and the split-phase team barrier, under
  * both spellings GASNet-1 clients use. The team barrier has the semantics
- * of gasnet_barrier_notify / _wait / _try / _result over the team's nodes;
- * GASNET_BARRIERFLAG_IMAGES may be given. */
+ * of gasnet_barrier_notify / _wait / _try / _result over the team's nodes,
+ * called by one thread per node; with GASNET_BARRIERFLAG_IMAGES it is the
+ * barrier over the team's images, called by every image. */
 extern uint32_t gasnete_coll_team_size(gasnet_team_handle_t team);
 extern gasnet_node_t gasnete_coll_team_rank2node(gasnet_team_handle_t team, int rank);
 extern uint32_t gasnete_coll_team_node2rank(gasnet_team_handle_t team, gasnet_node_t node);
@@ -270,7 +271,10 @@ static inline uint32_t gasnet_coll_team_node2rank(gasnet_team_handle_t team, gas
  * gasnet_coll_team_free (an extension; GASNet-1 has none): local; frees
  * what the team holds on this node. The team must be quiescent here: no
  * collective or team barrier of it in flight, no aggregate open. Never
- * GASNET_TEAM_ALL. */
+ * GASNET_TEAM_ALL.
+ * With several images per node a team is made of whole nodes: every image
+ * makes these calls, a node's images with the same arguments, and gets the
+ * same handle; the team's images are numbered node-major in rank order. */
 extern gasnet_team_handle_t gasnete_coll_team_split(gasnet_team_handle_t parent,
                                                     gasnet_node_t color, gasnet_node_t relrank,
                                                     void *clientdata);

@@ -24,6 +24,11 @@
  * Every image checks its own destination (and that sources, unused
  * destinations and guard bytes after each destination are unchanged).
  *
+ * With -B the images synchronise with the team barrier over images
+ * (GASNET_BARRIERFLAG_IMAGES, called by every image) instead of a
+ * pthread barrier around one node barrier, and first check its results:
+ * named, anonymous mixed with named, a mismatch, and try.
+ *
  * With -T MODE all of the above runs on a team split off GASNET_TEAM_ALL
  * (every image calls gasnet_coll_team_split; a node's images pass the
  * same color and relrank): halves (even and odd nodes), reverse (every
@@ -46,6 +51,7 @@
  *   -m B  the largest data-movement size (default 65544)
  *   -I L  images per node from the comma list L (PAR; cycled over the nodes)
  *   -T M  run on a split team: halves, reverse or solo
+ *   -B    barriers over images (see above)
  *   -a OP=ALG   force a node-level algorithm (testcollnb's -a)
  *   -e VAR=VAL  set VAR for every node (e.g. GASNET_COLL_REDUCE_ALG=knomial)
  *   -v    one line per data-movement collective (image 0) */
@@ -141,7 +147,12 @@ typedef struct {
 
 /* Every image of every node: a pthread barrier brackets the conduit
  * barrier, which only local image 0 enters. */
+static int image_barriers; /* -B */
 static void all_sync(const img_t *im) {
+  if (image_barriers) {
+    GASNET_Safe(gasnet_coll_barrier(TEAM, 0, GASNET_BARRIERFLAG_ANONYMOUS | GASNET_BARRIERFLAG_IMAGES));
+    return;
+  }
   pthread_barrier_wait(&node_bar);
   if (im->j == 0) GASNET_Safe(gasnet_coll_barrier(TEAM, 0, GASNET_BARRIERFLAG_ANONYMOUS));
   pthread_barrier_wait(&node_bar);
@@ -627,6 +638,32 @@ static void join_team(const img_t *im) {
   pthread_barrier_wait(&node_bar);
 }
 
+/* The team barrier over images returns the same verdict on every image. */
+static int images_barrier(const img_t *im, int id, int flags, int use_try) {
+  (void)im;
+  flags |= GASNET_BARRIERFLAG_IMAGES;
+  gasnet_coll_barrier_notify(TEAM, id, flags);
+  if (!use_try) return gasnet_coll_barrier_wait(TEAM, id, flags);
+  int rc;
+  while ((rc = gasnet_coll_barrier_try(TEAM, id, flags)) == GASNET_ERR_NOT_READY) continue;
+  return rc;
+}
+static void check_image_barriers(const img_t *im) {
+  if (!image_barriers) return;
+  set_what("barriers over images");
+  int rc = images_barrier(im, 7, 0, 0);
+  TEST_CHECK(rc == GASNET_OK, "named barrier over images, every image id 7: rc %d", rc);
+  rc = images_barrier(im, 9, im->me % 2 ? GASNET_BARRIERFLAG_ANONYMOUS : 0, 1);
+  TEST_CHECK(rc == GASNET_OK, "barrier over images, odd images anonymous, even ones id 9 (try): "
+             "rc %d", rc);
+  rc = images_barrier(im, im->me == NI - 1 ? 1 : 2, 0, im->me % 2);
+  int want = NI > 1 ? GASNET_ERR_BARRIER_MISMATCH : GASNET_OK;
+  TEST_CHECK(rc == want, "barrier over images, image %u of %u names %d: rc %d, expected %d",
+             (unsigned)im->me, (unsigned)NI, im->me == NI - 1 ? 1 : 2, rc, want);
+  rc = images_barrier(im, 0, GASNET_BARRIERFLAG_ANONYMOUS, 0);
+  TEST_CHECK(rc == GASNET_OK, "anonymous barrier over images after a mismatch: rc %d", rc);
+}
+
 /* A gather_all of 8 bytes per image over GASNET_TEAM_ALL, started before
  * an iteration's team collectives and completed after them. */
 static uint64_t job_value(gasnet_image_t job_image, int iter) {
@@ -658,6 +695,7 @@ static void *image_main(void *arg) {
   im->sl = malloc(NI * sizeof(void *));
   im->job_dst = malloc(JOB_NI * sizeof *im->job_dst);
   TEST_CHECK(im->dl && im->sl && im->job_dst, "out of memory");
+  check_image_barriers(im);
   all_sync(im);
   for (int i = 0; i < iters; i++) {
     gasnet_coll_handle_t job_op = job_op_start(im, i);
@@ -699,7 +737,7 @@ static void set_env(const char *arg) {
 
 static void usage(void) {
   fprintf(stderr, "usage: testimages [-i K] [-u] [-I LIST] [-n ITERS] [-m BYTES] [-w SECONDS] "
-                  "[-T halves|reverse|solo] [-a OP=ALG]... [-e VAR=VAL]... [-v]\n");
+                  "[-T halves|reverse|solo] [-B] [-a OP=ALG]... [-e VAR=VAL]... [-v]\n");
   exit(2);
 }
 
@@ -789,6 +827,7 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "-u")) { uneven = 1; continue; }
     if (!strcmp(argv[i], "-v")) { verbose = 1; continue; }
+    if (!strcmp(argv[i], "-B")) { image_barriers = 1; continue; }
     if (i + 1 >= argc) usage();
     const char *a = argv[i], *v = argv[++i];
     if (!strcmp(a, "-i")) k = atoi(v);

@@ -8,7 +8,7 @@
  *   notimage  a thread that never called gasnet_coll_init starts a collective
  *   team      the images of a node ask for different teams (a node joins whole)
  *   mismatch  two images of a node disagree on nbytes
- *   barrier   a team barrier with GASNET_BARRIERFLAG_IMAGES */
+ *   barrier   an image notifies the barrier over images twice, without a wait */
 #include <gasnet.h>
 #include <gasnet_coll.h>
 
@@ -43,7 +43,10 @@ static void *image_main(void *arg) {
   } else if (is("mismatch")) {
     gasnet_coll_broadcast(GASNET_TEAM_ALL, out, 0, buf, local ? 16 : 8, flags);
   } else if (is("barrier")) {
-    gasnet_coll_barrier_notify(GASNET_TEAM_ALL, 0, GASNET_BARRIERFLAG_ANONYMOUS | GASNET_BARRIERFLAG_IMAGES);
+    int flags = GASNET_BARRIERFLAG_ANONYMOUS | GASNET_BARRIERFLAG_IMAGES;
+    gasnet_coll_barrier_notify(GASNET_TEAM_ALL, 0, flags);
+    if (local == 1) gasnet_coll_barrier_notify(GASNET_TEAM_ALL, 0, flags);
+    gasnet_coll_barrier_wait(GASNET_TEAM_ALL, 0, flags);
   }
   return NULL;
 }
