@@ -27,9 +27,12 @@ static __thread int gasnete_coll_is_progress_thread;
 
 int gasnete_coll_on_progress_thread(void) { return gasnete_coll_is_progress_thread; }
 
+/* Without the thread nobody reads the count: no atomic on the op path.
+ * gasnete_coll_progress_on is set once, in gasnet_coll_init, before any op
+ * can start. */
 void gasnete_coll_progress_op_started(void) {
-  if (__atomic_fetch_add(&gasnete_coll_live_count, 1, __ATOMIC_ACQ_REL) != 0 ||
-      !gasnete_coll_progress_on)
+  if (!gasnete_coll_progress_on ||
+      __atomic_fetch_add(&gasnete_coll_live_count, 1, __ATOMIC_ACQ_REL) != 0)
     return;
   pthread_mutex_lock(&gasnete_coll_sleep_mutex);
   pthread_cond_signal(&gasnete_coll_sleep_cond);
@@ -37,7 +40,7 @@ void gasnete_coll_progress_op_started(void) {
 }
 
 void gasnete_coll_progress_op_retired(void) {
-  __atomic_fetch_sub(&gasnete_coll_live_count, 1, __ATOMIC_ACQ_REL);
+  if (gasnete_coll_progress_on) __atomic_fetch_sub(&gasnete_coll_live_count, 1, __ATOMIC_ACQ_REL);
 }
 
 static int gasnete_coll_any_live(void) {
