@@ -37,7 +37,7 @@ set -u
 # collectives' (testcollnb-par, testprogress, testimageserr, testimages-par,
 # collperf-par), the extended API's (testputget-par, testbarrier-par) and
 # testexit-par (exit_flush_*, which also needs testexit and sigdfl).
-TSAN_CASES='_par($|_)|^threads$|progress|^imageserr_|^images_(par|uneven)|^exit_flush_'
+TSAN_CASES='_par($|_)|^threads$|progress|^imageserr_|^images_(par|uneven|team_halves|team_reverse|team_solo|barrier)|^exit_flush_'
 # The mpi conduit's PAR cases are not smp ones. The full testputget-par runs
 # take many minutes under TSan; their -quick forms (ext_putget_par_8,
 # ext_putget_par_am_8) run the same code at every node count here.
