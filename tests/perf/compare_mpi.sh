@@ -8,7 +8,9 @@
 # loops through MPI_Bcast, MPI_Scatter, ...) over Open MPI's shared-memory
 # and TCP transports, so every program sees the same share of a noisy
 # machine. Per (op, bytes) a cell is the median over the rounds of each
-# run's median; the tables give ours, Open MPI's and ours / Open MPI.
+# run's median; the tables give ours, Open MPI's and ours / Open MPI, and
+# the copy floor: one memcpy of the same size by every process at once
+# (mpicollperf's memcpy, in the shared-memory job; 0 without table shm).
 #
 #   BUILDDIR  the top build dir (default .); it needs tests/perf/collperf,
 #             tests/perf/mpicollperf and, for table mpi,
@@ -29,7 +31,7 @@
 #   SIZES     default 8,4K,64K,1M
 #   SECONDS   the time limit of each job (default 600); a job that runs
 #             out of it fails the script, naming the job
-#   -c        CSV instead: table,op,bytes,sync,nodes,ours_us,mpi_us,ratio
+#   -c        CSV instead: table,op,bytes,sync,nodes,ours_us,mpi_us,ratio,memcpy_us
 #   BENCH-ARGS  more options for both programs (e.g. -i 50 -r 5)
 #
 # Ours always runs with malloc'd buffers and LOCAL addressing (collperf
@@ -123,7 +125,7 @@ while [ "$r" -le "$runs" ]; do
       job ours_mpi "$r" env GASNET_MPIRUN_ARGS="$TCP_ARGS" "$mpi_run" -n "$nodes" "$ours_mpi" -O $bench "$@"
     fi
     if has shm; then
-      job mpi_shm "$r" "$MPIRUN" $mpirun_opts $SHM_ARGS -np "$nodes" "$twin" $bench "$@"
+      job mpi_shm "$r" "$MPIRUN" $mpirun_opts $SHM_ARGS -np "$nodes" "$twin" -c -s "$sync" -o "$ops,memcpy" -l "$sizes" "$@"
     fi
     if has tcp || has mpi; then
       job mpi_tcp "$r" "$MPIRUN" $mpirun_opts $TCP_ARGS -np "$nodes" "$twin" $bench "$@"
@@ -158,14 +160,14 @@ awk -F, -v csv="$csv" -v ops="$ops" -v nsizes="$(echo "$sizes" | tr , '\n' | gre
   END {
     nops = split(ops, op, ",")
     syncname = sync == "my" ? "IN_MYSYNC|OUT_MYSYNC" : "IN_ALLSYNC|OUT_ALLSYNC"
-    if (csv) print "table,op,bytes,sync,nodes,ours_us,mpi_us,ratio"
+    if (csv) print "table,op,bytes,sync,nodes,ours_us,mpi_us,ratio,memcpy_us"
     bad = 0
     for (t = 1; t <= nt; t++) {
       if (!csv) {
         printf "\n%s, %d processes\n", ttitle[t], nodes
         printf "ours: %s, LOCAL, malloc'\''d buffers; Open MPI: %s; median of %d runs (us)\n", \
           syncname, sync == "my" ? "the calls back to back" : "MPI_Barrier, call, MPI_Barrier", runs
-        printf "%-11s %8s %11s %11s %9s\n", "op", "bytes", "ours", "Open MPI", "ours/MPI"
+        printf "%-11s %8s %11s %11s %9s %9s\n", "op", "bytes", "ours", "Open MPI", "ours/MPI", "memcpy"
       }
       for (o = 1; o <= nops; o++) {
         ns = split(substr(sizes[op[o]], 2), sz, " ")
@@ -179,8 +181,9 @@ awk -F, -v csv="$csv" -v ops="$ops" -v nsizes="$(echo "$sizes" | tr , '\n' | gre
             bad = 1; continue
           }
           a = median(ko); b = median(km); ratio = b > 0 ? a / b : 0
-          if (csv) printf "%s,%s,%s,%s,%d,%.3f,%.3f,%.3f\n", tname[t], op[o], sz[s], sync, nodes, a, b, ratio
-          else printf "%-11s %8s %11.2f %11.2f %9.2f\n", op[o], sz[s], a, b, ratio
+          kf = "mpi_shm" SUBSEP "memcpy" SUBSEP sz[s]; f = (kf in cnt) ? median(kf) : 0
+          if (csv) printf "%s,%s,%s,%s,%d,%.3f,%.3f,%.3f,%.3f\n", tname[t], op[o], sz[s], sync, nodes, a, b, ratio, f
+          else printf "%-11s %8s %11.2f %11.2f %9.2f %9.2f\n", op[o], sz[s], a, b, ratio, f
         }
       }
     }

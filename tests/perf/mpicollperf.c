@@ -23,6 +23,10 @@
  *               from the carry
  *   reduce_ew   MPI_Reduce, MPI_SUM, element-wise over BYTES / 4 int32
  *   scan_ew     MPI_Scan, MPI_SUM, element-wise over BYTES / 4 int32
+ *   memcpy      not a collective: every rank copies BYTES bytes between
+ *               its own two buffers with memcpy, all ranks at once (they
+ *               share the memory system, as a collective's copies do);
+ *               the copy floor compare_mpi.sh prints beside the tables
  *
  * reduce and scan compute what collperf's reduce and scan compute
  * (gasnet_coll_reduce / _scan of a blocked int32 array, one block of
@@ -54,10 +58,10 @@
 #include <string.h>
 
 enum { OP_BCAST, OP_SCATTER, OP_GATHER, OP_GATHER_ALL, OP_EXCHANGE,
-       OP_REDUCE, OP_SCAN, OP_REDUCE_EW, OP_SCAN_EW, OP_COUNT };
+       OP_REDUCE, OP_SCAN, OP_REDUCE_EW, OP_SCAN_EW, OP_MEMCPY, OP_COUNT };
 static const char *const op_names[OP_COUNT] = {"broadcast", "scatter", "gather",
                                                "gather_all", "exchange", "reduce",
-                                               "scan", "reduce_ew", "scan_ew"};
+                                               "scan", "reduce_ew", "scan_ew", "memcpy"};
 enum { DEFAULT_OPS = OP_SCAN + 1 }; /* the ops collperf also has */
 
 enum { SYNC_ALL, SYNC_NO, SYNC_MY, SYNC_COUNT }; /* collperf's order */
@@ -209,6 +213,7 @@ static void run_coll(int op, size_t nb) {
       MPI_Reduce(src, dst, (int)elems, MPI_UINT32_T, MPI_SUM, 0, W);
       break;
     case OP_SCAN_EW: MPI_Scan(src, dst, (int)elems, MPI_UINT32_T, MPI_SUM, W); break;
+    case OP_MEMCPY: memcpy(dst, src, nb); break;
   }
 }
 
