@@ -2,6 +2,7 @@
 # with any conduit. It sees only the public API and the named hooks.
 COLL_SOURCES = \
 	coll/bcast.c \
+	coll/bcast_direct.c \
 	coll/coll_api.c \
 	coll/coll_args.c \
 	coll/coll_composite.c \

@@ -41,6 +41,31 @@ static gasnete_coll_alg_table_t gasnete_coll_tables[GASNETE_COLL_KIND_COUNT] = {
  * destination beats AM chunks (which copy twice); GASNET_COLL_PUT_THRESHOLD. */
 static size_t gasnete_coll_put_threshold = 8192;
 
+/* At and above this many bytes, a broadcast out of the segment reads the
+ * root's src directly where the conduit allows (docs/collectives.md has
+ * the measurement); GASNET_COLL_DIRECT_THRESHOLD. */
+static size_t gasnete_coll_direct_threshold = 32768;
+/* gasneti_xmem_available for every node of the job: a team's members are
+ * among them, and the conduit's answer is the same on every node, so this
+ * is too (every node must choose the same algorithm). */
+static int gasnete_coll_xmem_all;
+
+static void gasnete_coll_direct_init(void) {
+  int all = 1;
+  for (gasnet_node_t n = 0; n < gasnet_nodes() && all; n++) all = gasneti_xmem_available(n);
+  gasnete_coll_xmem_all = all;
+  const char *threshold = gasnet_getenv("GASNET_COLL_DIRECT_THRESHOLD");
+  if (threshold) gasnete_coll_direct_threshold = (size_t)strtoull(threshold, NULL, 10);
+}
+
+/* Any size may be forced (so tests reach small ones); the default policy
+ * applies the threshold. */
+int gasnete_coll_direct_eligible(const gasnete_coll_args_t *args, gasnet_node_t size) {
+  (void)args;
+  (void)size;
+  return gasnete_coll_xmem_all;
+}
+
 static const gasnete_coll_alg_t *gasnete_coll_find_alg(const gasnete_coll_alg_table_t *t,
                                                        const char *name) {
   for (unsigned i = 0; i < *t->nalgs; i++)
@@ -77,6 +102,7 @@ void gasnete_coll_select_init(void) {
   }
   const char *threshold = gasnet_getenv("GASNET_COLL_PUT_THRESHOLD");
   if (threshold) gasnete_coll_put_threshold = (size_t)strtoull(threshold, NULL, 10);
+  gasnete_coll_direct_init();
 }
 
 static const gasnete_coll_alg_t *gasnete_coll_by_name(gasnete_coll_kind_t kind, const char *name) {
@@ -90,8 +116,11 @@ static const gasnete_coll_alg_t *gasnete_coll_by_name(gasnete_coll_kind_t kind, 
  * (docs/collectives.md has the numbers). */
 static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a, gasnet_node_t size) {
   int put_ok = (a->flags & GASNET_COLL_DST_IN_SEGMENT) && a->nbytes >= gasnete_coll_put_threshold;
+  int direct_ok = gasnete_coll_xmem_all && a->nbytes >= gasnete_coll_direct_threshold;
   switch (a->kind) {
-    case GASNETE_COLL_BROADCAST: return put_ok ? "put" : (size <= 3 ? "flat" : "binomial");
+    case GASNETE_COLL_BROADCAST:
+      if (put_ok) return "put";
+      return direct_ok ? "direct" : (size <= 3 ? "flat" : "binomial");
     case GASNETE_COLL_SCATTER: return put_ok ? "put" : (size <= 3 ? "flat" : "binomial");
     case GASNETE_COLL_GATHER: return put_ok ? "put" : (size <= 3 ? "flat" : "binomial");
     case GASNETE_COLL_GATHER_ALL: return put_ok ? "put" : (size <= 4 ? "flat" : "dissem");
@@ -121,3 +150,4 @@ gasnete_coll_alg_table_view_t gasnete_coll_select_table(gasnete_coll_kind_t kind
 }
 
 size_t gasnete_coll_select_put_threshold(void) { return gasnete_coll_put_threshold; }
+size_t gasnete_coll_select_direct_threshold(void) { return gasnete_coll_direct_threshold; }
