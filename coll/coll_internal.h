@@ -311,11 +311,6 @@ extern void gasnete_coll_select_init(void);
 extern int gasnete_coll_direct_eligible(const gasnete_coll_args_t *args, gasnet_node_t size);
 extern size_t gasnete_coll_select_direct_threshold(void);
 
-/* bcast_direct.c: broadcast by direct reads from the root's src. */
-extern void gasnete_coll_direct_bcast_setup(gasnete_coll_op_t *op);
-extern gasnete_coll_progress_t gasnete_coll_direct_bcast_progress(gasnete_coll_op_t *op);
-extern void gasnete_coll_direct_bcast_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg);
-extern void gasnete_coll_direct_bcast_cleanup(gasnete_coll_op_t *op);
 
 /* coll_progress.c: the optional progress thread. */
 extern int gasnete_coll_progress_init(void); /* 1: the thread runs */

@@ -41,8 +41,8 @@ static gasnete_coll_alg_table_t gasnete_coll_tables[GASNETE_COLL_KIND_COUNT] = {
  * destination beats AM chunks (which copy twice); GASNET_COLL_PUT_THRESHOLD. */
 static size_t gasnete_coll_put_threshold = 8192;
 
-/* At and above this many bytes, a broadcast out of the segment reads the
- * root's src directly where the conduit allows (docs/collectives.md has
+/* At and above this many bytes per block, a broadcast, scatter or gather
+ * out of the segment reads peers' buffers directly where the conduit allows (docs/collectives.md has
  * the measurement); GASNET_COLL_DIRECT_THRESHOLD. */
 static size_t gasnete_coll_direct_threshold = 32768;
 /* gasneti_xmem_available for every node of the job: a team's members are
@@ -118,11 +118,15 @@ static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a, gasne
   int put_ok = (a->flags & GASNET_COLL_DST_IN_SEGMENT) && a->nbytes >= gasnete_coll_put_threshold;
   int direct_ok = gasnete_coll_xmem_all && a->nbytes >= gasnete_coll_direct_threshold;
   switch (a->kind) {
+    /* Out of the segment, a direct read (one copy) beats AM chunks (two)
+     * from 32 KiB; in it, the root's puts beat the reads (a read pins the
+     * peer's pages). Exchange's direct form is not chosen: it did not win
+     * consistently (docs/collectives.md). */
     case GASNETE_COLL_BROADCAST:
+    case GASNETE_COLL_SCATTER:
+    case GASNETE_COLL_GATHER:
       if (put_ok) return "put";
       return direct_ok ? "direct" : (size <= 3 ? "flat" : "binomial");
-    case GASNETE_COLL_SCATTER: return put_ok ? "put" : (size <= 3 ? "flat" : "binomial");
-    case GASNETE_COLL_GATHER: return put_ok ? "put" : (size <= 3 ? "flat" : "binomial");
     case GASNETE_COLL_GATHER_ALL: return put_ok ? "put" : (size <= 4 ? "flat" : "dissem");
     case GASNETE_COLL_EXCHANGE:
       if (put_ok) return "put";

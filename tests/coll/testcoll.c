@@ -5,7 +5,7 @@
  *
  *   -c CONFIG  which algorithms to force (see `configs` below): default
  *              (the selector's choice), flat, binomial, binary, knomial,
- *              put. A config sets GASNET_COLL_<OP>_ALG for every op (and
+ *              put, direct. A config sets GASNET_COLL_<OP>_ALG for every op (and
  *              GASNET_COLL_TREE_RADIX) before gasnet_init, so the forked
  *              nodes inherit it; gasnet_coll_init reads it.
  *   -a OP=ALG  force ALG for OP (broadcast, scatter, gather, gather_all,
@@ -83,6 +83,8 @@ static const config_t configs[] = {
     {"binary", {"binary", "binary", "binary", "gather_bcast", "staggered"}, NULL},
     {"knomial", {"knomial", "knomial", "knomial", "dissem", "bruck"}, "3"},
     {"put", {"put", "put", "put", "put", "put"}, NULL},
+    /* gather_all has no direct algorithm: the selector's choice. */
+    {"direct", {"direct", "direct", "direct", NULL, "direct"}, NULL},
 };
 #define NCONFIGS (sizeof(configs) / sizeof(configs[0]))
 

@@ -81,10 +81,10 @@ static int op_computes(int op) { return op >= OP_REDUCE; }
  * gather_all.c, exchange.c), to know which ops a -a name applies to. */
 static const char *const op_algs[OP_COUNT][7] = {
     {"flat", "binomial", "binary", "knomial", "put", "direct", NULL},
-    {"flat", "binomial", "binary", "knomial", "put", NULL, NULL},
-    {"flat", "binomial", "binary", "knomial", "put", NULL, NULL},
+    {"flat", "binomial", "binary", "knomial", "put", "direct", NULL},
+    {"flat", "binomial", "binary", "knomial", "put", "direct", NULL},
     {"dissem", "flat", "gather_bcast", "put", NULL, NULL, NULL},
-    {"staggered", "bruck", "put", NULL, NULL, NULL, NULL},
+    {"staggered", "bruck", "put", "direct", NULL, NULL, NULL},
     {"flat", "binomial", "binary", "knomial", NULL, NULL, NULL},
     {"flat", "binomial", "binary", "knomial", NULL, NULL, NULL},
     {"dissem", NULL, NULL, NULL, NULL, NULL, NULL},
