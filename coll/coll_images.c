@@ -189,7 +189,12 @@ extern void gasnete_coll_check_args(gasnete_coll_team_t *team, const gasnete_col
 /* The arguments checked as if the images were the ranks of a team. */
 static void gasnete_coll_images_check_args(const gasnete_coll_args_t *args, int blocking,
                                            const char *call) {
+  /* Copied under the lock: the other images of this node start ops on
+   * GASNET_TEAM_ALL meanwhile, which changes its next_seq, live_ops and
+   * profile under that lock (an unlocked copy was a data race). */
+  gasnete_coll_lock();
   gasnete_coll_team_t view = gasnete_coll_team_all;
+  gasnete_coll_unlock();
   view.size = gasnete_coll_images.total;
   view.myrank = gasnete_coll_me.image;
   gasnete_coll_check_args(&view, args, blocking, call);

@@ -27,7 +27,8 @@
 static const gasnete_barrier_impl_t *gasnete_barrier_impl;
 
 static struct {
-  int notified; /* between notify and the wait or successful try */
+  int notified; /* between notify and the wait or successful try; stored atomically, as
+                 * gasneti_barrier_pending reads it from whichever thread polls */
   int id;       /* of the pending notify */
   int flags;
   uint32_t count; /* barriers completed */
@@ -104,7 +105,12 @@ static void gasnete_barrier_check_wait(const char *call, int id, int flags) {
                        call, id, (unsigned)flags);
 }
 
-int gasneti_barrier_pending(void) { return gasnete_barrier_state.notified; }
+/* Called by the conduits' exit paths from any thread that polls, while the
+ * barrier's thread may be in notify or wait: an atomic load (relaxed: it is
+ * a hint, nothing else is read on its strength), against the stores there. */
+int gasneti_barrier_pending(void) {
+  return __atomic_load_n(&gasnete_barrier_state.notified, __ATOMIC_RELAXED);
+}
 
 static unsigned gasnete_barrier_phase(void) { return gasnete_barrier_state.count & 1u; }
 
@@ -118,7 +124,7 @@ static int gasnete_barrier_local_mismatch(int id, int flags) {
 }
 
 static int gasnete_barrier_finish(const gasnete_consensus_t *result, int id, int flags) {
-  gasnete_barrier_state.notified = 0;
+  __atomic_store_n(&gasnete_barrier_state.notified, 0, __ATOMIC_RELAXED); /* see pending */
   gasnete_barrier_state.count++;
   gasnete_barrier_state.last = *result;
   gasnete_barrier_state.last_id = gasnete_barrier_state.id;
@@ -138,7 +144,7 @@ void gasnete_barrier_notify(int id, int flags) {
                        "call: id %d flags 0x%x)",
                        call, gasnete_barrier_state.id, (unsigned)gasnete_barrier_state.flags, id,
                        (unsigned)flags);
-  gasnete_barrier_state.notified = 1;
+  __atomic_store_n(&gasnete_barrier_state.notified, 1, __ATOMIC_RELAXED); /* see pending */
   gasnete_barrier_state.id = id;
   gasnete_barrier_state.flags = flags;
   gasnete_barrier_impl->notify(gasnete_barrier_phase(), id, flags & ~GASNET_BARRIERFLAG_IMAGES);

@@ -18,9 +18,14 @@ need_pkgs() {
   command -v cc >/dev/null 2>&1 || missing="$missing gcc"
   command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
   command -v pgrep >/dev/null 2>&1 || missing="$missing procps"
-  # Open MPI, for the mpi conduit (configure builds it when mpicc is found).
-  command -v mpicc >/dev/null 2>&1 || missing="$missing libopenmpi-dev"
-  command -v mpirun >/dev/null 2>&1 || missing="$missing openmpi-bin"
+  # Open MPI, for the mpi conduit (configure builds it when mpicc is found),
+  # and MPICH, for check.sh's MPICH build (configure MPICC=mpicc.mpich).
+  # Debian ranks Open MPI's alternatives above MPICH's, so mpicc and
+  # mpirun stay Open MPI's when both are installed.
+  command -v mpicc.openmpi >/dev/null 2>&1 || missing="$missing libopenmpi-dev"
+  command -v mpirun.openmpi >/dev/null 2>&1 || missing="$missing openmpi-bin"
+  command -v mpicc.mpich >/dev/null 2>&1 || missing="$missing libmpich-dev"
+  command -v mpirun.mpich >/dev/null 2>&1 || missing="$missing mpich"
   echo "$missing"
 }
 

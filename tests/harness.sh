@@ -35,6 +35,8 @@
 #                            else `-n N` is appended. Default:
 #                            BUILDDIR/conduits/smp/gasnetrun_smp -n N
 #   GASNET_TEST_LOGDIR=DIR   keep every case's output in DIR
+#   GASNET_TEST_TIMEOUT_SCALE=N  multiply every case's TIMEOUT by N (slow
+#                            builds: ThreadSanitizer, tests/tsan/run_tsan.sh)
 #
 # Prints one line per run (PASS/FAIL/SKIP, the name, n=N, the time; a
 # failure adds the reason and the tail of the output) and finally
@@ -56,6 +58,10 @@ command -v timeout >/dev/null 2>&1 || die "the timeout command (coreutils) is ne
 filter=${TESTS_FILTER:-}
 exclude=${TESTS_EXCLUDE:-}
 nodes_override=${GASNET_TEST_NODES:-}
+tmo_scale=${GASNET_TEST_TIMEOUT_SCALE:-1}
+case $tmo_scale in
+  '' | *[!0-9.]* | .*) die "GASNET_TEST_TIMEOUT_SCALE '$tmo_scale' is not a number" ;;
+esac
 launcher=${GASNET_TEST_LAUNCHER:-$builddir/conduits/smp/gasnetrun_smp}
 case ${GASNET_TEST_LAUNCHER:-} in
   '') launcher_appends_n=1 ;;
@@ -316,6 +322,7 @@ run_line() {
   case $tmo in
     '' | *[!0-9.]*) bad_line "$name" "$where" "TIMEOUT '$tmo'"; return ;;
   esac
+  [ "$tmo_scale" = 1 ] || tmo=$(awk -v t="$tmo" -v s="$tmo_scale" 'BEGIN { print t * s }')
   words=
   for w in "$@"; do
     w=$(subst "$w" @BUILDDIR@ "$builddir")

@@ -6,6 +6,8 @@
 # TESTS_FILTER=regex and GASNET_TEST_NODES=1,2 narrow a run, e.g.
 #   make check TESTS_FILTER='^am' GASNET_TEST_NODES=2
 EXTRA_DIST += tests/harness.sh tests/expect_fail.sh tests/core.cases tests/test.h
+# The ThreadSanitizer run of the PAR cases (not part of check; README.md).
+EXTRA_DIST += tests/tsan/run_tsan.sh
 
 if BUILD_SMP
 # Every core test is built against the SEQ and the PAR library

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,39 @@ int gasnetc_lock_waiters;
 #endif
 
 static uintptr_t gasnetc_max_local, gasnetc_max_global;
+
+/* ------------------------------------------------------------ start-up waits */
+/* A blocking MPI collective waits by spinning in MPICH (its ch4 device
+ * never yields), and the start-up's collectives wait for the slowest
+ * process to arrive: with more processes than cores the early ones would
+ * spin on the cores the late ones need. So gasnetc_init starts each
+ * exchange non-blocking and waits here, yielding the processor when
+ * processes outnumber cores: first judged by the whole job (the hosts are
+ * not known yet), then by this host's processes. The core's wait policy
+ * takes over once gasnetc_init returns. */
+static int gasnetc_init_yields;
+
+static void gasnetc_init_wait_policy(unsigned processes) {
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  gasnetc_init_yields = cores > 0 && (long)processes > cores;
+}
+
+static void gasnetc_init_wait(int count, MPI_Request *reqs, const char *what) {
+  for (;;) {
+    int done = 0;
+    gasnetc_mpi_check(MPI_Testall(count, reqs, &done, MPI_STATUSES_IGNORE), what);
+    if (done) return;
+    if (gasnetc_init_yields) sched_yield();
+  }
+}
+
+/* MPI_Allreduce of one value, waited on as above. */
+static void gasnetc_init_allreduce(void *value, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                                   const char *what) {
+  MPI_Request req;
+  gasnetc_mpi_check(MPI_Iallreduce(MPI_IN_PLACE, value, 1, type, op, comm, &req), what);
+  gasnetc_init_wait(1, &req, what);
+}
 
 /* Default sizes of the protocol (see docs/mpi-conduit.md for the numbers
  * behind them). */
@@ -130,15 +164,18 @@ static void gasnetc_learn_hosts(void) {
   int local_size = 1;
   MPI_Comm_size(local, &local_size);
   gasnetc_mpi.local_procs = (unsigned)local_size;
+  gasnetc_init_wait_policy(gasnetc_mpi.local_procs);
   int leader = (int)gasneti_mynode;
-  gasnetc_mpi_check(MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, local),
-                    "find the host's first node (MPI_Allreduce)");
+  gasnetc_init_allreduce(&leader, MPI_INT, MPI_MIN, local,
+                         "find the host's first node (MPI_Iallreduce)");
   MPI_Comm_free(&local);
   int *hosts = malloc(gasneti_nodes * sizeof(int));
   gasnetc_mpi.host = malloc(gasneti_nodes * sizeof(gasnet_node_t));
   if (!hosts || !gasnetc_mpi.host) gasneti_fatalerror("gasnet_init: out of memory");
-  gasnetc_mpi_check(MPI_Allgather(&leader, 1, MPI_INT, hosts, 1, MPI_INT, gasnetc_mpi.comm),
-                    "exchange host numbers (MPI_Allgather)");
+  MPI_Request req;
+  gasnetc_mpi_check(MPI_Iallgather(&leader, 1, MPI_INT, hosts, 1, MPI_INT, gasnetc_mpi.comm, &req),
+                    "exchange host numbers (MPI_Iallgather)");
+  gasnetc_init_wait(1, &req, "exchange host numbers (MPI_Iallgather)");
   for (gasnet_node_t i = 0; i < gasneti_nodes; i++) gasnetc_mpi.host[i] = (gasnet_node_t)hosts[i];
   free(hosts);
 }
@@ -158,9 +195,8 @@ static void gasnetc_read_max_segsize(void) {
   max = (uint64_t)(UINTPTR_MAX & ~(uintptr_t)(GASNET_PAGESIZE - 1));
 #endif
   unsigned long long mine = max, global = max;
-  gasnetc_mpi_check(MPI_Allreduce(&mine, &global, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN,
-                                  gasnetc_mpi.comm),
-                    "agree on the global segment size (MPI_Allreduce)");
+  gasnetc_init_allreduce(&global, MPI_UNSIGNED_LONG_LONG, MPI_MIN, gasnetc_mpi.comm,
+                         "agree on the global segment size (MPI_Iallreduce)");
   gasnetc_max_local = (uintptr_t)mine;
   gasnetc_max_global = (uintptr_t)global;
 }
@@ -189,12 +225,10 @@ static void gasnetc_choose_sizes(void) {
                        (long long)depth);
   unsigned long long agreed_packet = packet;
   int agreed_depth = (int)depth;
-  gasnetc_mpi_check(MPI_Allreduce(MPI_IN_PLACE, &agreed_packet, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX,
-                                  gasnetc_mpi.comm),
-                    "agree on the packet size (MPI_Allreduce)");
-  gasnetc_mpi_check(MPI_Allreduce(MPI_IN_PLACE, &agreed_depth, 1, MPI_INT, MPI_MIN,
-                                  gasnetc_mpi.comm),
-                    "agree on the network depth (MPI_Allreduce)");
+  gasnetc_init_allreduce(&agreed_packet, MPI_UNSIGNED_LONG_LONG, MPI_MAX, gasnetc_mpi.comm,
+                         "agree on the packet size (MPI_Iallreduce)");
+  gasnetc_init_allreduce(&agreed_depth, MPI_INT, MPI_MIN, gasnetc_mpi.comm,
+                         "agree on the network depth (MPI_Iallreduce)");
   gasnetc_mpi.packet_size = (size_t)agreed_packet;
   /* A sender's choice alone: the receiver cannot tell the difference. */
   gasnetc_mpi.bounce_max = (size_t)gasneti_getenv_size("GASNET_MPI_BOUNCE_MAX",
@@ -299,8 +333,7 @@ static void gasnetc_preconnect(void) {
                                 &reqs[k++]),
                       "connect to every node (MPI_Isend)");
   }
-  gasnetc_mpi_check(MPI_Waitall((int)k, reqs, MPI_STATUSES_IGNORE),
-                    "connect to every node (MPI_Waitall)");
+  gasnetc_init_wait((int)k, reqs, "connect to every node (MPI_Testall)");
   free(reqs);
   free(in);
 }
@@ -322,6 +355,7 @@ int gasnetc_init(int *argc, char ***argv) {
   gasneti_mynode = (gasnet_node_t)rank;
   gasneti_nodes = (gasnet_node_t)size;
   gasneti_getenv_verbose("GASNET_MPI_THREAD", gasnetc_default_level_name);
+  gasnetc_init_wait_policy(gasneti_nodes);
   gasnetc_learn_hosts();
   gasnetc_read_max_segsize();
   gasnetc_choose_sizes();

@@ -34,6 +34,7 @@ static void gasnetc_smp_barrier_notify(unsigned phase, int id, int flags) {
   __atomic_store_n(&mine->ext_barrier_id[phase], id, __ATOMIC_RELAXED);
   __atomic_store_n(&mine->ext_barrier_flags[phase], flags, __ATOMIC_RELAXED);
   gasnetc_smp_bar_count++;
+  gasnetc_smp_tsan_release(); /* ThreadSanitizer only: see smp_internal.h */
   __atomic_store_n(&mine->ext_barrier_count, gasnetc_smp_bar_count, __ATOMIC_RELEASE);
   gasnetc_smp_bar_scan = 0;
 }
@@ -48,6 +49,7 @@ static int gasnetc_smp_barrier_try(unsigned phase, gasnete_consensus_t *result_p
     if (theirs != ours) return 0;
   }
   gasnetc_smp_bar_scan = gasneti_nodes;
+  gasnetc_smp_tsan_acquire(); /* ThreadSanitizer only: see smp_internal.h */
   /* Every node has written this phase's slot before its counter store,
    * which our acquire loads (directly or through the node one ahead)
    * ordered before these reads. */

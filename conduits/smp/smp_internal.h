@@ -87,6 +87,31 @@ extern gasnetc_smp_control_t *gasnetc_smp_control;
 extern gasnetc_smp_queues_t *gasnetc_smp_queues;
 extern uint8_t *gasnetc_smp_segments;
 
+/* ThreadSanitizer sees one process only. A node's messages and barriers
+ * carry happens-before through its peers' processes, where TSan cannot
+ * follow: a reply answers our request, a request may follow our reply or
+ * our barrier. Without help it reports, as races, the handler's use of
+ * memory the requesting thread set up (an op, a buffer) and the copies into
+ * memory another thread of this node used before the exchange. Under it,
+ * sending a message and notifying a barrier release, and taking a message
+ * and completing a barrier acquire, one word of this process: what a thread
+ * did before it sent happens before what any thread does after it receives.
+ * That orders more than the exchanges that really depend on each other; in
+ * other builds it is nothing. */
+#if defined(__SANITIZE_THREAD__)
+extern uint64_t gasnetc_smp_tsan_word;
+static inline void gasnetc_smp_tsan_release(void) {
+  /* a read-modify-write: TSan joins every releaser's clock (a store would replace it) */
+  (void)__atomic_fetch_add(&gasnetc_smp_tsan_word, 0, __ATOMIC_RELEASE);
+}
+static inline void gasnetc_smp_tsan_acquire(void) {
+  (void)__atomic_load_n(&gasnetc_smp_tsan_word, __ATOMIC_ACQUIRE);
+}
+#else
+static inline void gasnetc_smp_tsan_release(void) {}
+static inline void gasnetc_smp_tsan_acquire(void) {}
+#endif
+
 /* ring.c */
 extern void gasnetc_smp_ring_init(gasnetc_smp_ring_t *ring);
 extern gasnetc_smp_slot_t *gasnetc_smp_ring_reserve(gasnetc_smp_ring_t *ring, uint64_t *pos_p);

@@ -9,6 +9,10 @@
 
 #define RING_MASK ((uint64_t)GASNETC_SMP_RING_DEPTH - 1)
 
+#if defined(__SANITIZE_THREAD__)
+uint64_t gasnetc_smp_tsan_word; /* smp_internal.h */
+#endif
+
 void gasnetc_smp_ring_init(gasnetc_smp_ring_t *ring) {
   ring->enqueue_pos = 0;
   ring->dequeue_pos = 0;
@@ -37,6 +41,7 @@ gasnetc_smp_slot_t *gasnetc_smp_ring_reserve(gasnetc_smp_ring_t *ring, uint64_t 
 }
 
 void gasnetc_smp_ring_publish(gasnetc_smp_slot_t *slot, uint64_t pos) {
+  gasnetc_smp_tsan_release(); /* ThreadSanitizer only: see smp_internal.h */
   __atomic_store_n(&slot->hdr.seq, pos + 1, __ATOMIC_RELEASE);
 }
 
@@ -53,6 +58,7 @@ gasnetc_smp_slot_t *gasnetc_smp_ring_take(gasnetc_smp_ring_t *ring, uint64_t *po
       if (__atomic_compare_exchange_n(&ring->dequeue_pos, &pos, pos + 1, 1, __ATOMIC_RELAXED,
                                       __ATOMIC_RELAXED)) {
         *pos_p = pos;
+        gasnetc_smp_tsan_acquire(); /* ThreadSanitizer only: see smp_internal.h */
         return slot;
       }
     } else if (diff < 0) {

@@ -57,7 +57,11 @@ static gasnet_image_t *first_of;  /* per node */
 static gasnet_node_t *node_of;    /* per image */
 static int images_null;
 static pthread_barrier_t node_bar;
-static const char *volatile current_what = "start-up";
+/* What the images are doing, for the watchdog's message. Every image's
+ * thread sets it and the SIGALRM handler reads it: atomic (relaxed: a
+ * label, nothing is read on its strength). */
+static const char *current_what = "start-up";
+static void set_what(const char *what) { __atomic_store_n(&current_what, what, __ATOMIC_RELAXED); }
 static int verbose;
 
 /* ------------------------------------------------------------ buffers
@@ -281,7 +285,7 @@ static void data_case(img_t *im, int op, int form, size_t nbytes, int blocking) 
 static void run_data(img_t *im) {
   const size_t sizes[] = {1, 8, 300, BIG};
   for (int op = 0; op < OP_COUNT; op++) {
-    current_what = opm_names[op];
+    set_what(opm_names[op]);
     for (int s = 0; s < 4; s++)
       for (int form = M_SINGLE; form <= M_LOCAL; form++)
         for (int blocking = 1; blocking >= 0; blocking--) data_case(im, op, form, sizes[s], blocking);
@@ -310,7 +314,7 @@ static void run_batch(img_t *im, int count, int how, int form0) {
   dcase_t cs[NSMALL];
   gasnet_coll_handle_t hs[NSMALL];
   double t0 = test_now();
-  current_what = aggregate ? "aggregate" : "outstanding";
+  set_what(aggregate ? "aggregate" : "outstanding");
   for (int i = 0; i < count; i++) {
     unsigned k = im->case_no++;
     int form = (form0 + i) % 3;
@@ -553,7 +557,7 @@ static void run_reduce(img_t *im) {
   const size_t nl = sizeof lays / sizeof lays[0];
   const size_t counts[] = {1, 2 * (size_t)NI + 1, 3000};
   for (int scan = 0; scan < 2; scan++) {
-    current_what = scan ? "scanM" : "reduceM";
+    set_what(scan ? "scanM" : "reduceM");
     for (size_t li = 0; li < nl; li++)
       for (int ci = 0; ci < 3; ci++)
         for (int fn = 0; fn < FN_COUNT; fn++) {
@@ -598,7 +602,7 @@ static void watchdog(int sig) {
   int n = snprintf(msg, sizeof msg,
                    "testimages: node %u: watchdog: still in '%s' after the -w limit (deadlock?); "
                    "killing this node\n",
-                   (unsigned)ME, current_what);
+                   (unsigned)ME, __atomic_load_n(&current_what, __ATOMIC_RELAXED));
   if (n > 0) (void)!write(2, msg, (size_t)n);
   signal(sig, SIG_DFL);
   raise(sig);

@@ -340,6 +340,24 @@ static void check_teams_and_collectives(void) {
   gasnet_coll_broadcast(GASNET_TEAM_ALL, &got, 0, &value, sizeof(got),
                         GASNET_COLL_LOCAL | GASNET_COLL_IN_ALLSYNC | GASNET_COLL_OUT_ALLSYNC);
   check(got == 4242, "broadcast through gasnet.h", got, 4242);
+
+  /* The multiple-address forms under both spellings, as GASNet-1 clients
+   * (one image per node: LOCAL lists of one address) call them. */
+  int all[256], mine = (int)mynode + 100, *mine_p = &mine;
+  void *dstlist[1] = {all}, *srclist[1] = {mine_p};
+  if (nodes <= 256) {
+    gasnet_coll_gather_allM(GASNET_TEAM_ALL, dstlist, srclist, sizeof(int),
+                            GASNET_COLL_LOCAL | GASNET_COLL_IN_MYSYNC | GASNET_COLL_OUT_MYSYNC);
+    for (gasnet_node_t r = 0; r < nodes; r++)
+      check(all[r] == (int)r + 100, "gather_allM block", all[r], (long)r + 100);
+    got = -1;
+    void *gotlist[1] = {&got};
+    gasnet_coll_handle_t h = gasnet_coll_broadcastm_nb(
+        GASNET_TEAM_ALL, gotlist, 0, &value, sizeof(got),
+        GASNET_COLL_LOCAL | GASNET_COLL_IN_MYSYNC | GASNET_COLL_OUT_MYSYNC);
+    gasnet_coll_wait_sync(h);
+    check(got == 4242, "broadcastm_nb (seed 002 spelling)", got, 4242);
+  }
 }
 
 /* ------------------------------------------------------------ main */

@@ -30,8 +30,9 @@ shift 2
 . "$(dirname "$0")/mpi_lib.sh"
 mpi_setup
 case ${1:-} in
-  TRANSPORTS=*) TRANSPORTS=$(echo "${1#TRANSPORTS=}" | tr ',' ' '); shift ;;
+  TRANSPORTS=*) TRANSPORTS=$(mpi_transports "$(echo "${1#TRANSPORTS=}" | tr ',' ' ')"); shift ;;
 esac
+need_transports
 CONF=$BUILDDIR/tests/mpi/conf
 [ -d "$CONF/tests" ] || { echo "FAIL setup: $CONF has no programs (make check builds them)"; exit 1; }
 

@@ -24,17 +24,66 @@ mpi_setup() {
   MPIRUN=$(sed -n 's/^MPIRUN=\${GASNET_MPIRUN:-\(.*\)}$/\1/p' "$LAUNCHER")
   MPIRUN=${GASNET_MPIRUN:-$MPIRUN}
   # Transports to run under: Open MPI's shared-memory and TCP BTLs, or
-  # whatever another MPI chooses by itself.
-  if "$MPIRUN" --version 2>&1 | grep -q -e "Open MPI" -e "OpenRTE"; then
-    TRANSPORTS=${GASNET_MPI_TRANSPORTS:-vader tcp}
+  # whatever another MPI chooses by itself ("default"; MPICH's Hydra takes
+  # no --mca options).
+  MPI_KIND=$(mpi_kind)
+  if [ "$MPI_KIND" = openmpi ]; then
+    TRANSPORTS=$(mpi_transports "${GASNET_MPI_TRANSPORTS:-vader tcp}")
     # A job with a non-zero exit code makes Open MPI's mpirun wait a
     # second between SIGTERM and SIGKILL for the remaining processes, two
     # seconds in all; the error tests end that way hundreds of times.
     FAST_TEARDOWN="--mca odls_base_sigkill_timeout 0"
   else
-    TRANSPORTS=${GASNET_MPI_TRANSPORTS:-default}
+    TRANSPORTS=$(mpi_transports "${GASNET_MPI_TRANSPORTS:-default}")
     FAST_TEARDOWN=
   fi
+}
+
+# The MPI of $MPIRUN: openmpi, hydra (MPICH and its derivatives) or other.
+mpi_kind() {
+  v=$("$MPIRUN" --version 2>&1 </dev/null | head -n 5)
+  case $v in
+    *"Open MPI"* | *OpenRTE*) echo openmpi ;;
+    *HYDRA* | *Hydra*) echo hydra ;;
+    *) echo other ;;
+  esac
+}
+
+# The transports of list $1 this MPI has. Open MPI: all of them. Others
+# run their own default once: the shared-memory names (vader, shm) become
+# "default" (MPICH picks shared memory on one host by itself), and tcp,
+# an Open MPI BTL choice, is left out with a SKIP line on stderr. Prints
+# the list (empty when nothing is left).
+mpi_transports() {
+  if [ "$MPI_KIND" = openmpi ]; then
+    echo "$1"
+    return
+  fi
+  list=""
+  for t in $1; do
+    case $t in
+      vader | shm | default) t=default ;;
+      *) echo "SKIP transport $t: an Open MPI transport; $MPI_KIND runs its default only" >&2; continue ;;
+    esac
+    case " $list " in *" $t "*) ;; *) list="$list $t" ;; esac
+  done
+  echo "${list# }"
+}
+
+# The code expected of a job one of whose processes died of a signal,
+# given as $1 = 128 + the signal (Open MPI's mpirun). MPICH's Hydra returns
+# whichever process's end it saw first: the signal's number (the dead
+# one), 128 + it (the others, through the exit protocol) or 9 (those it
+# killed itself); only !0 is certain.
+death_code() {
+  if [ "$MPI_KIND" = hydra ]; then echo '!0'; else echo "$1"; fi
+}
+
+# Exits 77 (the harness's skip) when no transport is left to run.
+need_transports() {
+  [ -n "$TRANSPORTS" ] && return 0
+  echo "SKIP: no transport of this list runs under $MPI_KIND"
+  exit 77
 }
 
 # The mpirun options selecting transport $1 (and a quick teardown).

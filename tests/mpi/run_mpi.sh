@@ -11,7 +11,8 @@
 #              instead of gasnetrun_mpi
 #   PROGRAM    relative to BUILDDIR; @N@ in ARGS becomes the node count
 #
-# Transports: GASNET_MPI_TRANSPORTS (default "vader tcp" under Open MPI).
+# Transports: GASNET_MPI_TRANSPORTS (default "vader tcp" under Open MPI,
+# the MPI's own default under MPICH).
 # A job expected to exit 0 must also leave stderr free of mpirun's error
 # banners. After each job: no process of PROGRAM and no gasnet file left.
 set -eu
@@ -52,8 +53,10 @@ run_one() { # $1 = transport, $2 = node count
   gasnet_files >"$WORK/files.before"
   if [ $PLAIN -eq 1 ]; then
     extra=""
-    [ "$(id -u)" = 0 ] && extra="--allow-run-as-root"
-    extra="$extra --oversubscribe"
+    if [ "$MPI_KIND" = openmpi ]; then
+      [ "$(id -u)" = 0 ] && extra="--allow-run-as-root"
+      extra="$extra --oversubscribe"
+    fi
     set -- "$MPIRUN" $extra $(transport_args "$tr") -np "$n" "$PROG"
   else
     set -- "$LAUNCHER" -n "$n" "$PROG"
