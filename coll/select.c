@@ -5,6 +5,7 @@
  * one without DST_IN_SEGMENT) gives way to the default choice. */
 #include "coll_internal.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
@@ -50,12 +51,26 @@ static size_t gasnete_coll_direct_threshold = 32768;
  * is too (every node must choose the same algorithm). */
 static int gasnete_coll_xmem_all;
 
+/* A byte count from the environment: decimal digits only, so a typo (a
+ * suffix, a sign) ends the job instead of silently becoming 0. */
+static size_t gasnete_coll_env_bytes(const char *name, size_t dflt) {
+  const char *text = gasnet_getenv(name);
+  if (!text) return dflt;
+  char *end = NULL;
+  errno = 0;
+  unsigned long long v = strtoull(text, &end, 10);
+  if (!*text || *end || errno || text[strspn(text, "0123456789")])
+    gasneti_fatalerror("gasnet_coll_init: %s=\"%s\" is not a number of bytes (decimal digits)",
+                       name, text);
+  return (size_t)v;
+}
+
 static void gasnete_coll_direct_init(void) {
   int all = 1;
   for (gasnet_node_t n = 0; n < gasnet_nodes() && all; n++) all = gasneti_xmem_available(n);
   gasnete_coll_xmem_all = all;
-  const char *threshold = gasnet_getenv("GASNET_COLL_DIRECT_THRESHOLD");
-  if (threshold) gasnete_coll_direct_threshold = (size_t)strtoull(threshold, NULL, 10);
+  gasnete_coll_direct_threshold =
+      gasnete_coll_env_bytes("GASNET_COLL_DIRECT_THRESHOLD", gasnete_coll_direct_threshold);
 }
 
 /* Any size may be forced (so tests reach small ones); the default policy
@@ -100,8 +115,8 @@ void gasnete_coll_select_init(void) {
       gasneti_fatalerror("gasnet_coll_init: GASNET_COLL_TREE_RADIX=\"%s\" is not in 2..64", radix);
     gasnete_coll_tree_set_radix((uint32_t)r);
   }
-  const char *threshold = gasnet_getenv("GASNET_COLL_PUT_THRESHOLD");
-  if (threshold) gasnete_coll_put_threshold = (size_t)strtoull(threshold, NULL, 10);
+  gasnete_coll_put_threshold =
+      gasnete_coll_env_bytes("GASNET_COLL_PUT_THRESHOLD", gasnete_coll_put_threshold);
   gasnete_coll_direct_init();
 }
 
