@@ -43,8 +43,9 @@ static gasnete_coll_alg_table_t gasnete_coll_tables[GASNETE_COLL_KIND_COUNT] = {
 static size_t gasnete_coll_put_threshold = 8192;
 
 /* At and above this many bytes per block, a broadcast, scatter or gather
- * out of the segment reads peers' buffers directly where the conduit allows (docs/collectives.md has
- * the measurement); GASNET_COLL_DIRECT_THRESHOLD. */
+ * out of the segment reads peers' buffers directly where the conduit
+ * allows (a gather_all from 8 times it; docs/collectives.md has the
+ * measurements); GASNET_COLL_DIRECT_THRESHOLD. */
 static size_t gasnete_coll_direct_threshold = 32768;
 /* gasneti_xmem_available for every node of the job: a team's members are
  * among them, and the conduit's answer is the same on every node, so this
@@ -142,7 +143,14 @@ static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a, gasne
     case GASNETE_COLL_GATHER:
       if (put_ok) return "put";
       return direct_ok ? "direct" : (size <= 3 ? "flat" : "binomial");
-    case GASNETE_COLL_GATHER_ALL: return put_ok ? "put" : (size <= 4 ? "flat" : "dissem");
+    /* Every rank reads P-1 blocks, one after another on its polling
+     * thread, while flat's AM chunks flow both ways at once: reads win
+     * only from 256 KiB at 2 and 4 nodes, so 8 times the threshold
+     * (divided, so a huge threshold cannot overflow). */
+    case GASNETE_COLL_GATHER_ALL:
+      if (put_ok) return "put";
+      if (gasnete_coll_xmem_all && a->nbytes / 8 >= gasnete_coll_direct_threshold) return "direct";
+      return size <= 4 ? "flat" : "dissem";
     case GASNETE_COLL_EXCHANGE:
       if (put_ok) return "put";
       return (a->nbytes <= 64 && size > 4) ? "bruck" : "staggered";

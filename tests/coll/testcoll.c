@@ -83,8 +83,7 @@ static const config_t configs[] = {
     {"binary", {"binary", "binary", "binary", "gather_bcast", "staggered"}, NULL},
     {"knomial", {"knomial", "knomial", "knomial", "dissem", "bruck"}, "3"},
     {"put", {"put", "put", "put", "put", "put"}, NULL},
-    /* gather_all has no direct algorithm: the selector's choice. */
-    {"direct", {"direct", "direct", "direct", NULL, "direct"}, NULL},
+    {"direct", {"direct", "direct", "direct", "direct", "direct"}, NULL},
 };
 #define NCONFIGS (sizeof(configs) / sizeof(configs[0]))
 

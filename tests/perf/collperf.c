@@ -83,7 +83,7 @@ static const char *const op_algs[OP_COUNT][7] = {
     {"flat", "binomial", "binary", "knomial", "put", "direct", NULL},
     {"flat", "binomial", "binary", "knomial", "put", "direct", NULL},
     {"flat", "binomial", "binary", "knomial", "put", "direct", NULL},
-    {"dissem", "flat", "gather_bcast", "put", NULL, NULL, NULL},
+    {"dissem", "flat", "gather_bcast", "put", "direct", NULL, NULL},
     {"staggered", "bruck", "put", "direct", NULL, NULL, NULL},
     {"flat", "binomial", "binary", "knomial", NULL, NULL, NULL},
     {"flat", "binomial", "binary", "knomial", NULL, NULL, NULL},
