@@ -3,8 +3,11 @@
  *    Medium chunks from parent to child; a node forwards once it holds it
  *    all. Works for any buffers.
  *  - flat put: the root puts straight into every destination (which must
- *    be in the segment) and signals each when its put has completed. */
+ *    be in the segment) and signals each when its put has completed.
+ *  - direct: every receiver reads the root's src in one copy where the
+ *    conduit can read another process's memory (bcast_direct.c). */
 #include "coll_putfan.h"
+#include "coll_readfan.h"
 #include "coll_tree.h"
 
 #include <stdlib.h>
@@ -101,5 +104,8 @@ const gasnete_coll_alg_t gasnete_coll_bcast_algs[] = {
     {"put", "root puts into every destination (dst in segment)", GASNETE_COLL_BROADCAST, 0,
      gasnete_coll_putfan_eligible, bcast_put_setup, gasnete_coll_putfan_alg_progress,
      gasnete_coll_putfan_alg_deliver, gasnete_coll_putfan_alg_cleanup},
+    GASNETE_COLL_DIRECT_ALG(GASNETE_COLL_BROADCAST,
+                            "receivers read the root's src in one copy (cross-memory reads)",
+                            gasnete_coll_direct_bcast_setup),
 };
 const unsigned gasnete_coll_bcast_nalgs = sizeof(gasnete_coll_bcast_algs) / sizeof(gasnete_coll_bcast_algs[0]);

@@ -80,8 +80,11 @@ void gasnete_coll_dumpTuningState(char *filename, gasnet_team_handle_t handle) {
   gasnete_coll_team_t *team = gasnete_coll_dump_team(handle, call);
   if (!team) return;
   FILE *f = gasnete_coll_dump_open(filename, call);
-  fprintf(f, "# gasnet_coll tuning state: team id %u, %u ranks; GASNET_COLL_PUT_THRESHOLD=%zu\n",
-          (unsigned)team->id, (unsigned)team->size, gasnete_coll_select_put_threshold());
+  fprintf(f,
+          "# gasnet_coll tuning state: team id %u, %u ranks; GASNET_COLL_PUT_THRESHOLD=%zu; "
+          "GASNET_COLL_DIRECT_THRESHOLD=%zu\n",
+          (unsigned)team->id, (unsigned)team->size, gasnete_coll_select_put_threshold(),
+          gasnete_coll_select_direct_threshold());
   for (int k = 0; k < GASNETE_COLL_KIND_COUNT; k++) {
     gasnete_coll_dump_algs(f, (gasnete_coll_kind_t)k);
     gasnete_coll_dump_choices(f, (gasnete_coll_kind_t)k, team->size);

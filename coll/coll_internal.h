@@ -308,6 +308,12 @@ extern size_t gasnete_coll_select_put_threshold(void);
 extern const gasnete_coll_alg_t *gasnete_coll_select(const gasnete_coll_args_t *args,
                                                      gasnet_node_t size);
 extern void gasnete_coll_select_init(void);
+/* Can every node of the job be read with gasneti_xmem_read? Decided once
+ * at gasnet_coll_init from the conduit's job-wide answer, so the same on
+ * every node: the direct algorithms are eligible only then. */
+extern int gasnete_coll_direct_eligible(const gasnete_coll_args_t *args, gasnet_node_t size);
+extern size_t gasnete_coll_select_direct_threshold(void);
+
 
 /* coll_progress.c: the optional progress thread. */
 extern int gasnete_coll_progress_init(void); /* 1: the thread runs */

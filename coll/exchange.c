@@ -5,8 +5,11 @@
  *  - bruck: ceil(log2 P) rounds for small blocks. Rotate so block i is for
  *    rank p+i; in round k send every block whose index has bit k set to
  *    rank p + 2^k; finally block i holds the data from rank p-i.
- *  - put: staggered puts into every dst (dst in segment). */
+ *  - put: staggered puts into every dst (dst in segment).
+ *  - direct: rank me reads block me of every peer's src in one copy,
+ *    staggered as put (coll_readfan.h). */
 #include "coll_putfan.h"
+#include "coll_readfan.h"
 #include "trees.h"
 
 #include <stdlib.h>
@@ -174,6 +177,23 @@ static void exchange_put_setup(gasnete_coll_op_t *op) {
   }
 }
 
+/* ------------------------------------------------------------ direct */
+/* Every rank announces its src to every other; rank me reads block me of
+ * peer p's src into block p of its dst, starting with me+1. */
+static void exchange_direct_setup(gasnete_coll_op_t *op) {
+  const gasnete_coll_args_t *a = &op->args;
+  gasnet_node_t size = op->team->size, me = op->team->myrank;
+  size_t nb = a->nbytes;
+  gasnete_coll_readfan_t *fan = gasnete_coll_readfan_new(op, size - 1, size - 1, a->src);
+  gasnete_coll_readfan_own_block(fan, (char *)a->dst + (size_t)me * nb,
+                                 (const char *)a->src + (size_t)me * nb);
+  for (gasnet_node_t k = 1; k < size; k++) {
+    gasnet_node_t peer = gasnete_coll_rank_add(me, k, size);
+    fan->announce[k - 1] = peer;
+    gasnete_coll_readfan_add_read(fan, peer, (char *)a->dst + (size_t)peer * nb, (uint64_t)me * nb);
+  }
+}
+
 const gasnete_coll_alg_t gasnete_coll_exchange_algs[] = {
     {"staggered", "rank p sends to p+1, p+2, ... in AM chunks", GASNETE_COLL_EXCHANGE, 0,
      exchange_any, exchange_staggered_setup, exchange_staggered_progress,
@@ -184,6 +204,9 @@ const gasnete_coll_alg_t gasnete_coll_exchange_algs[] = {
     {"put", "staggered puts into every dst (dst in segment)", GASNETE_COLL_EXCHANGE, 0,
      gasnete_coll_putfan_eligible, exchange_put_setup, gasnete_coll_putfan_alg_progress,
      gasnete_coll_putfan_alg_deliver, gasnete_coll_putfan_alg_cleanup},
+    GASNETE_COLL_DIRECT_ALG(GASNETE_COLL_EXCHANGE,
+                            "each rank reads its block of every src (cross-memory reads)",
+                            exchange_direct_setup),
 };
 const unsigned gasnete_coll_exchange_nalgs =
     sizeof(gasnete_coll_exchange_algs) / sizeof(gasnete_coll_exchange_algs[0]);

@@ -3,8 +3,11 @@
  *  - eager trees: a node collects its subtree's blocks (a run of virtual
  *    ranks, its own first) in a scratch buffer and sends the run to its
  *    parent once complete; the root places runs straight into dst.
- *  - flat put: every rank puts its block into the root's dst. */
+ *  - flat put: every rank puts its block into the root's dst.
+ *  - direct: the root reads every rank's src in one copy each
+ *    (coll_readfan.h). */
 #include "coll_putfan.h"
+#include "coll_readfan.h"
 #include "coll_tree.h"
 
 #include <stdlib.h>
@@ -102,6 +105,24 @@ static void gather_put_setup(gasnete_coll_op_t *op) {
   }
 }
 
+/* ------------------------------------------------------------ direct */
+/* Every rank announces its src to the root, which reads it into block r of
+ * its dst; a rank's op completes once the root's DONE says it has. */
+static void gather_direct_setup(gasnete_coll_op_t *op) {
+  const gasnete_coll_args_t *a = &op->args;
+  gasnet_node_t size = op->team->size, me = op->team->myrank;
+  if (me == a->root) {
+    gasnete_coll_readfan_t *fan = gasnete_coll_readfan_new(op, size - 1, 0, NULL);
+    gasnete_coll_readfan_own_block(fan, (char *)a->dst + (size_t)me * a->nbytes, a->src);
+    for (gasnet_node_t r = 0; r < size; r++)
+      if (r != a->root)
+        gasnete_coll_readfan_add_read(fan, r, (char *)a->dst + (size_t)r * a->nbytes, 0);
+  } else {
+    gasnete_coll_readfan_t *fan = gasnete_coll_readfan_new(op, 0, 1, a->src);
+    fan->announce[0] = a->root;
+  }
+}
+
 #define GATHER_TREE(name_, shape_, desc_)                                                  \
   {name_, desc_, GASNETE_COLL_GATHER, shape_, gather_any, gather_tree_setup,              \
    gather_tree_progress, gather_tree_deliver, gather_tree_cleanup}
@@ -115,6 +136,9 @@ const gasnete_coll_alg_t gasnete_coll_gather_algs[] = {
     {"put", "every rank puts its block into the root's dst (dst in segment)", GASNETE_COLL_GATHER,
      0, gasnete_coll_putfan_eligible, gather_put_setup, gasnete_coll_putfan_alg_progress,
      gasnete_coll_putfan_alg_deliver, gasnete_coll_putfan_alg_cleanup},
+    GASNETE_COLL_DIRECT_ALG(GASNETE_COLL_GATHER,
+                            "the root reads every rank's src (cross-memory reads)",
+                            gather_direct_setup),
 };
 const unsigned gasnete_coll_gather_nalgs =
     sizeof(gasnete_coll_gather_algs) / sizeof(gasnete_coll_gather_algs[0]);

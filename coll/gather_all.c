@@ -6,9 +6,12 @@
  *  - flat: every rank sends its block to every other rank, staggered
  *    (rank p sends to p+1, p+2, ...), so no rank is everyone's first target.
  *  - gather_bcast: a binomial gather to rank 0, then a binomial broadcast.
- *  - put: every rank puts its block into every dst (dst in segment). */
+ *  - put: every rank puts its block into every dst (dst in segment).
+ *  - direct: every rank reads every other rank's src into its dst in one
+ *    copy each, staggered as flat (coll_readfan.h). */
 #include "coll_composite.h"
 #include "coll_putfan.h"
+#include "coll_readfan.h"
 #include "trees.h"
 
 #include <stdlib.h>
@@ -177,6 +180,23 @@ static void gather_all_put_setup(gasnete_coll_op_t *op) {
   }
 }
 
+/* ------------------------------------------------------------ direct */
+/* Every rank announces its src to every other and reads each peer's src
+ * into block peer of its dst, starting with me+1 so that no src is
+ * everyone's first read. */
+static void gather_all_direct_setup(gasnete_coll_op_t *op) {
+  gasnet_node_t size = op->team->size, me = op->team->myrank;
+  size_t nb = op->args.nbytes;
+  char *dst = op->args.dst;
+  gasnete_coll_readfan_t *fan = gasnete_coll_readfan_new(op, size - 1, size - 1, op->args.src);
+  gasnete_coll_readfan_own_block(fan, dst + (size_t)me * nb, op->args.src);
+  for (gasnet_node_t k = 1; k < size; k++) {
+    gasnet_node_t peer = gasnete_coll_rank_add(me, k, size);
+    fan->announce[k - 1] = peer;
+    gasnete_coll_readfan_add_read(fan, peer, dst + (size_t)peer * nb, 0);
+  }
+}
+
 const gasnete_coll_alg_t gasnete_coll_gather_all_algs[] = {
     {"dissem", "log2(P) rounds of doubling runs (dissemination pattern)", GASNETE_COLL_GATHER_ALL,
      0, gather_all_any, gather_all_dissem_setup, gather_all_dissem_progress,
@@ -190,6 +210,9 @@ const gasnete_coll_alg_t gasnete_coll_gather_all_algs[] = {
     {"put", "every rank puts its block into every dst (dst in segment)", GASNETE_COLL_GATHER_ALL,
      0, gasnete_coll_putfan_eligible, gather_all_put_setup, gasnete_coll_putfan_alg_progress,
      gasnete_coll_putfan_alg_deliver, gasnete_coll_putfan_alg_cleanup},
+    GASNETE_COLL_DIRECT_ALG(GASNETE_COLL_GATHER_ALL,
+                            "every rank reads every other rank's src (cross-memory reads)",
+                            gather_all_direct_setup),
 };
 const unsigned gasnete_coll_gather_all_nalgs =
     sizeof(gasnete_coll_gather_all_algs) / sizeof(gasnete_coll_gather_all_algs[0]);

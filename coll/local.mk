@@ -2,6 +2,7 @@
 # with any conduit. It sees only the public API and the named hooks.
 COLL_SOURCES = \
 	coll/bcast.c \
+	coll/bcast_direct.c \
 	coll/coll_api.c \
 	coll/coll_args.c \
 	coll/coll_composite.c \
@@ -14,6 +15,7 @@ COLL_SOURCES = \
 	coll/coll_msg.c \
 	coll/coll_progress.c \
 	coll/coll_putfan.c \
+	coll/coll_readfan.c \
 	coll/coll_sync.c \
 	coll/coll_team.c \
 	coll/coll_tree.c \
@@ -35,7 +37,7 @@ COLL_SOURCES = \
 	coll/team_split.c \
 	coll/trees.c
 COLL_CPPFLAGS = $(PUBLIC_CPPFLAGS) -DGASNETI_CONDUIT_NEUTRAL
-noinst_HEADERS += coll/coll_internal.h coll/coll_composite.h coll/coll_putfan.h \
+noinst_HEADERS += coll/coll_internal.h coll/coll_composite.h coll/coll_putfan.h coll/coll_readfan.h \
 	coll/coll_tree.h coll/trees.h coll/reduce_apply.h coll/reduce_layout.h \
 	coll/coll_images.h coll/images_reduce.h
 include_HEADERS += include/gasnet_coll.h

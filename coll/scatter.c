@@ -3,8 +3,11 @@
  *  - eager trees: each node receives the blocks of its whole subtree (a
  *    contiguous run of virtual ranks) into a scratch buffer, keeps its own
  *    and forwards each child's run. Leaves receive straight into dst.
- *  - flat put: the root puts each block into its rank's dst. */
+ *  - flat put: the root puts each block into its rank's dst.
+ *  - direct: each rank reads its block of the root's src in one copy
+ *    (coll_readfan.h). */
 #include "coll_putfan.h"
+#include "coll_readfan.h"
 #include "coll_tree.h"
 
 #include <stdlib.h>
@@ -107,6 +110,23 @@ static void scatter_put_setup(gasnete_coll_op_t *op) {
   }
 }
 
+/* ------------------------------------------------------------ direct */
+/* The root announces its src; rank r reads block r of it. */
+static void scatter_direct_setup(gasnete_coll_op_t *op) {
+  const gasnete_coll_args_t *a = &op->args;
+  gasnet_node_t size = op->team->size, me = op->team->myrank;
+  if (me == a->root) {
+    gasnete_coll_readfan_t *fan = gasnete_coll_readfan_new(op, 0, size - 1, a->src);
+    gasnete_coll_readfan_own_block(fan, a->dst, (const char *)a->src + (size_t)me * a->nbytes);
+    uint32_t n = 0;
+    for (gasnet_node_t r = 0; r < size; r++)
+      if (r != a->root) fan->announce[n++] = r;
+  } else {
+    gasnete_coll_readfan_t *fan = gasnete_coll_readfan_new(op, 1, 0, NULL);
+    gasnete_coll_readfan_add_read(fan, a->root, a->dst, (uint64_t)me * a->nbytes);
+  }
+}
+
 #define SCATTER_TREE(name_, shape_, desc_)                                                   \
   {name_, desc_, GASNETE_COLL_SCATTER, shape_, scatter_any, scatter_tree_setup,             \
    scatter_tree_progress, scatter_tree_deliver, scatter_tree_cleanup}
@@ -120,6 +140,9 @@ const gasnete_coll_alg_t gasnete_coll_scatter_algs[] = {
     {"put", "root puts each block into its destination (dst in segment)", GASNETE_COLL_SCATTER, 0,
      gasnete_coll_putfan_eligible, scatter_put_setup, gasnete_coll_putfan_alg_progress,
      gasnete_coll_putfan_alg_deliver, gasnete_coll_putfan_alg_cleanup},
+    GASNETE_COLL_DIRECT_ALG(GASNETE_COLL_SCATTER,
+                            "each rank reads its block of the root's src (cross-memory reads)",
+                            scatter_direct_setup),
 };
 const unsigned gasnete_coll_scatter_nalgs =
     sizeof(gasnete_coll_scatter_algs) / sizeof(gasnete_coll_scatter_algs[0]);

@@ -5,6 +5,7 @@
  * one without DST_IN_SEGMENT) gives way to the default choice. */
 #include "coll_internal.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
@@ -41,6 +42,46 @@ static gasnete_coll_alg_table_t gasnete_coll_tables[GASNETE_COLL_KIND_COUNT] = {
  * destination beats AM chunks (which copy twice); GASNET_COLL_PUT_THRESHOLD. */
 static size_t gasnete_coll_put_threshold = 8192;
 
+/* At and above this many bytes per block, a broadcast, scatter or gather
+ * out of the segment reads peers' buffers directly where the conduit
+ * allows (a gather_all from 8 times it; docs/collectives.md has the
+ * measurements); GASNET_COLL_DIRECT_THRESHOLD. */
+static size_t gasnete_coll_direct_threshold = 32768;
+/* gasneti_xmem_available for every node of the job: a team's members are
+ * among them, and the conduit's answer is the same on every node, so this
+ * is too (every node must choose the same algorithm). */
+static int gasnete_coll_xmem_all;
+
+/* A byte count from the environment: decimal digits only, so a typo (a
+ * suffix, a sign) ends the job instead of silently becoming 0. */
+static size_t gasnete_coll_env_bytes(const char *name, size_t dflt) {
+  const char *text = gasnet_getenv(name);
+  if (!text) return dflt;
+  char *end = NULL;
+  errno = 0;
+  unsigned long long v = strtoull(text, &end, 10);
+  if (!*text || *end || errno || text[strspn(text, "0123456789")])
+    gasneti_fatalerror("gasnet_coll_init: %s=\"%s\" is not a number of bytes (decimal digits)",
+                       name, text);
+  return (size_t)v;
+}
+
+static void gasnete_coll_direct_init(void) {
+  int all = 1;
+  for (gasnet_node_t n = 0; n < gasnet_nodes() && all; n++) all = gasneti_xmem_available(n);
+  gasnete_coll_xmem_all = all;
+  gasnete_coll_direct_threshold =
+      gasnete_coll_env_bytes("GASNET_COLL_DIRECT_THRESHOLD", gasnete_coll_direct_threshold);
+}
+
+/* Any size may be forced (so tests reach small ones); the default policy
+ * applies the threshold. */
+int gasnete_coll_direct_eligible(const gasnete_coll_args_t *args, gasnet_node_t size) {
+  (void)args;
+  (void)size;
+  return gasnete_coll_xmem_all;
+}
+
 static const gasnete_coll_alg_t *gasnete_coll_find_alg(const gasnete_coll_alg_table_t *t,
                                                        const char *name) {
   for (unsigned i = 0; i < *t->nalgs; i++)
@@ -75,8 +116,9 @@ void gasnete_coll_select_init(void) {
       gasneti_fatalerror("gasnet_coll_init: GASNET_COLL_TREE_RADIX=\"%s\" is not in 2..64", radix);
     gasnete_coll_tree_set_radix((uint32_t)r);
   }
-  const char *threshold = gasnet_getenv("GASNET_COLL_PUT_THRESHOLD");
-  if (threshold) gasnete_coll_put_threshold = (size_t)strtoull(threshold, NULL, 10);
+  gasnete_coll_put_threshold =
+      gasnete_coll_env_bytes("GASNET_COLL_PUT_THRESHOLD", gasnete_coll_put_threshold);
+  gasnete_coll_direct_init();
 }
 
 static const gasnete_coll_alg_t *gasnete_coll_by_name(gasnete_coll_kind_t kind, const char *name) {
@@ -90,11 +132,25 @@ static const gasnete_coll_alg_t *gasnete_coll_by_name(gasnete_coll_kind_t kind, 
  * (docs/collectives.md has the numbers). */
 static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a, gasnet_node_t size) {
   int put_ok = (a->flags & GASNET_COLL_DST_IN_SEGMENT) && a->nbytes >= gasnete_coll_put_threshold;
+  int direct_ok = gasnete_coll_xmem_all && a->nbytes >= gasnete_coll_direct_threshold;
   switch (a->kind) {
-    case GASNETE_COLL_BROADCAST: return put_ok ? "put" : (size <= 3 ? "flat" : "binomial");
-    case GASNETE_COLL_SCATTER: return put_ok ? "put" : (size <= 3 ? "flat" : "binomial");
-    case GASNETE_COLL_GATHER: return put_ok ? "put" : (size <= 3 ? "flat" : "binomial");
-    case GASNETE_COLL_GATHER_ALL: return put_ok ? "put" : (size <= 4 ? "flat" : "dissem");
+    /* Out of the segment, a direct read (one copy) beats AM chunks (two)
+     * from 32 KiB; in it, the root's puts beat the reads (a read pins the
+     * peer's pages). Exchange's direct form is not chosen: it did not win
+     * consistently (docs/collectives.md). */
+    case GASNETE_COLL_BROADCAST:
+    case GASNETE_COLL_SCATTER:
+    case GASNETE_COLL_GATHER:
+      if (put_ok) return "put";
+      return direct_ok ? "direct" : (size <= 3 ? "flat" : "binomial");
+    /* Every rank reads P-1 blocks, one after another on its polling
+     * thread, while flat's AM chunks flow both ways at once: reads win
+     * only from 256 KiB at 2 and 4 nodes, so 8 times the threshold
+     * (divided, so a huge threshold cannot overflow). */
+    case GASNETE_COLL_GATHER_ALL:
+      if (put_ok) return "put";
+      if (gasnete_coll_xmem_all && a->nbytes / 8 >= gasnete_coll_direct_threshold) return "direct";
+      return size <= 4 ? "flat" : "dissem";
     case GASNETE_COLL_EXCHANGE:
       if (put_ok) return "put";
       return (a->nbytes <= 64 && size > 4) ? "bruck" : "staggered";
@@ -121,3 +177,4 @@ gasnete_coll_alg_table_view_t gasnete_coll_select_table(gasnete_coll_kind_t kind
 }
 
 size_t gasnete_coll_select_put_threshold(void) { return gasnete_coll_put_threshold; }
+size_t gasnete_coll_select_direct_threshold(void) { return gasnete_coll_direct_threshold; }

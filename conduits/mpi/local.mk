@@ -4,7 +4,8 @@ MPI_CONDUIT_SOURCES = \
 	conduits/mpi/mpi_boot.c \
 	conduits/mpi/mpi_exit.c \
 	conduits/mpi/mpi_poll.c \
-	conduits/mpi/mpi_send.c
+	conduits/mpi/mpi_send.c \
+	src/gasnet_xmem_none.c
 MPI_CONDUIT_CPPFLAGS = $(PUBLIC_CPPFLAGS) -I$(top_srcdir)/conduits/mpi -I$(top_srcdir)/src \
 	-I$(top_srcdir)/extended-ref -I$(top_builddir)/src $(MPI_CFLAGS)
 

@@ -4,7 +4,8 @@ SMP_SOURCES = \
 	conduits/smp/smp_boot.c \
 	conduits/smp/smp_exit.c \
 	conduits/smp/smp_ring.c \
-	conduits/smp/smp_supervisor.c
+	conduits/smp/smp_supervisor.c \
+	conduits/smp/smp_xmem.c
 SMP_CPPFLAGS = $(PUBLIC_CPPFLAGS) -I$(top_srcdir)/conduits/smp -I$(top_srcdir)/src -I$(top_srcdir)/extended-ref -I$(top_builddir)/src
 
 lib_LTLIBRARIES += libgasnet-smp-seq.la libgasnet-smp-par.la

@@ -167,6 +167,7 @@ int gasnetc_attach_segment(uintptr_t segsize) {
     gasneti_seginfo[i].addr = gasnetc_smp_segments + (size_t)i * gasnetc_smp_max_segsize;
     gasneti_seginfo[i].size = (uintptr_t)gasnetc_smp_control->node[i].segsize;
   }
+  gasnetc_smp_xmem_attach();
   return GASNET_OK;
 }
 

@@ -68,6 +68,7 @@ typedef struct {
   uint32_t ext_barrier_count; /* atomic */
   int32_t ext_barrier_id[2];
   int32_t ext_barrier_flags[2];
+  int32_t xmem_ok; /* its cross-memory probe worked (smp_xmem.c) */
 } gasnetc_smp_node_line_t;
 
 /* Exit protocol: the first node (or the supervisor) to decide the job's
@@ -124,6 +125,10 @@ extern void gasnetc_smp_boot_barrier(void);
 /* smp_extended.c: registers the extended API overrides (called by each
  * node at the end of gasnetc_init). */
 extern void gasnetc_smp_extended_init(void);
+
+/* smp_xmem.c: collective, in attach once every pid is published: reads
+ * GASNET_SMP_XMEM and probes cross-memory reads. */
+extern void gasnetc_smp_xmem_attach(void);
 
 /* exit.c */
 /* Set the job's exit code unless one is set already (a non-zero code

@@ -5,7 +5,7 @@
  *
  *   -c CONFIG  which algorithms to force (see `configs` below): default
  *              (the selector's choice), flat, binomial, binary, knomial,
- *              put. A config sets GASNET_COLL_<OP>_ALG for every op (and
+ *              put, direct. A config sets GASNET_COLL_<OP>_ALG for every op (and
  *              GASNET_COLL_TREE_RADIX) before gasnet_init, so the forked
  *              nodes inherit it; gasnet_coll_init reads it.
  *   -a OP=ALG  force ALG for OP (broadcast, scatter, gather, gather_all,
@@ -23,6 +23,10 @@
  *              fewer sizes. Default: all at 1-2 nodes, full at 3, medium
  *              at 4-5, small above, so a case line may list any node
  *              counts (GASNET_TEST_NODES) and still finish in its time.
+ *   -S OP=ALG  expect the selector's choice for a 1 MiB OP out of the
+ *              segment (gasnet_coll_dumpTuningState) to be ALG, or not to
+ *              be ALG with OP=!ALG (e.g. that GASNET_SMP_XMEM=off makes
+ *              the direct algorithms ineligible); checked on node 0.
  *   -v         print every collective as it runs (node 0).
  *
  * For each op, each of the nine IN x OUT sync modes, each size and each
@@ -61,6 +65,7 @@
 #include "coll_test.h"
 
 #include <errno.h>
+#include <unistd.h>
 
 /* Algorithm names by op, as in coll/bcast.c, scatter.c, gather.c,
  * gather_all.c, exchange.c. A config forces one per op; NULL leaves the
@@ -78,6 +83,7 @@ static const config_t configs[] = {
     {"binary", {"binary", "binary", "binary", "gather_bcast", "staggered"}, NULL},
     {"knomial", {"knomial", "knomial", "knomial", "dissem", "bruck"}, "3"},
     {"put", {"put", "put", "put", "put", "put"}, NULL},
+    {"direct", {"direct", "direct", "direct", "direct", "direct"}, NULL},
 };
 #define NCONFIGS (sizeof(configs) / sizeof(configs[0]))
 
@@ -495,9 +501,47 @@ static size_t parse_size(const char *s) {
   return (size_t)v;
 }
 
+/* The algorithm the tuning table names for a 1 MiB OP (first column), read
+ * back from gasnet_coll_dumpTuningState's file; "" if absent. */
+static void chosen_for_1m(const char *op, char *alg, size_t len) {
+  char path[] = "/tmp/testcoll-tuning-XXXXXX", line[256], want[64];
+  int fd = mkstemp(path);
+  TEST_CHECK(fd >= 0, "mkstemp: %s", strerror(errno));
+  close(fd);
+  gasnet_coll_dumpTuningState(path, GASNET_TEAM_ALL);
+  FILE *f = fopen(path, "r");
+  TEST_CHECK(f != NULL, "cannot read back %s", path);
+  snprintf(want, sizeof want, "%s:", op);
+  int in_op = 0;
+  alg[0] = 0;
+  while (fgets(line, sizeof line, f)) {
+    char w1[64], w2[64];
+    if (line[0] != ' ') in_op = !strncmp(line, want, strlen(want));
+    else if (in_op && sscanf(line, "%63s %63s", w1, w2) == 2 && !strcmp(w1, "1048576"))
+      snprintf(alg, len, "%s", w2);
+  }
+  fclose(f);
+  unlink(path);
+}
+
+/* -S OP=ALG / OP=!ALG: is the selector's choice what the environment says? */
+static void check_selection(const char *spec) {
+  if (ME != 0) return;
+  const char *eq = strchr(spec, '=');
+  char op[32], alg[64];
+  snprintf(op, sizeof op, "%.*s", (int)(eq - spec), spec);
+  int negate = eq[1] == '!';
+  const char *name = eq + 1 + negate;
+  chosen_for_1m(op, alg, sizeof alg);
+  TEST_CHECK(alg[0], "no 1 MiB row for %s in the tuning state", op);
+  TEST_CHECK((strcmp(alg, name) == 0) != negate, "a 1 MiB %s chose %s, expected %s%s", op, alg,
+             negate ? "anything but " : "", name);
+  test_print0("testcoll: a 1 MiB %s chooses %s, as expected\n", op, alg);
+}
+
 static void usage(void) {
   fprintf(stderr, "usage: testcoll [-c CONFIG] [-a OP=ALG]... [-R RADIX] [-o OPS] [-s SIZES] "
-                  "[-l all|full|medium|small] [-e VAR=VALUE]... [-v]\n  configs:");
+                  "[-l all|full|medium|small] [-e VAR=VALUE]... [-S OP=[!]ALG]... [-v]\n  configs:");
   for (size_t i = 0; i < NCONFIGS; i++) fprintf(stderr, " %s", configs[i].name);
   fprintf(stderr, "\n");
   exit(2);
@@ -516,6 +560,8 @@ int main(int argc, char **argv) {
   const config_t *cfg = &configs[0];
   const char *forced[OP_COUNT] = {NULL};
   const char *radix = NULL, *ops = NULL, *size_list = NULL, *level_name = NULL;
+  const char *expect_sel[OP_COUNT];
+  int nexpect = 0;
   /* Options come before gasnet_init: the forced algorithms must be in the
    * environment the nodes inherit. */
   for (int i = 1; i < argc; i++) {
@@ -540,6 +586,9 @@ int main(int argc, char **argv) {
       char name[128];
       snprintf(name, sizeof name, "%.*s", (int)(eq - v), v);
       setenv(name, eq + 1, 1);
+    } else if (!strcmp(a, "-S")) {
+      if (!strchr(v, '=') || nexpect == OP_COUNT) usage();
+      expect_sel[nexpect++] = v;
     } else if (!strcmp(a, "-R")) radix = v;
     else if (!strcmp(a, "-o")) ops = v;
     else if (!strcmp(a, "-s")) size_list = v;
@@ -614,6 +663,8 @@ int main(int argc, char **argv) {
     if (getenv(op_env[o])) test_print0("  %s=%s\n", op_env[o], getenv(op_env[o]));
   if (getenv("GASNET_COLL_TREE_RADIX"))
     test_print0("  GASNET_COLL_TREE_RADIX=%s\n", getenv("GASNET_COLL_TREE_RADIX"));
+
+  for (int i = 0; i < nexpect; i++) check_selection(expect_sel[i]);
 
   uint32_t it = 0;
   for (int op = 0; op < OP_COUNT; op++) {

@@ -1,0 +1,22 @@
+/* gasnet_xmem_none.c: the cross-memory read hooks (gasnet_hooks.h) for a
+ * conduit that has no one-copy path between processes (mpi, template). A
+ * conduit lists this file in its sources or implements the hooks itself
+ * (smp: conduits/smp/smp_xmem.c). Callers see "never available" and move
+ * data their other ways. */
+#include "gasnet_internal.h"
+
+#include <gasnet_hooks.h>
+
+int gasneti_xmem_available(gasnet_node_t node) {
+  (void)node;
+  return 0;
+}
+
+int gasneti_xmem_read(gasnet_node_t node, void *local_dst, const void *remote_src,
+                      size_t nbytes) {
+  (void)node;
+  (void)local_dst;
+  (void)remote_src;
+  (void)nbytes;
+  return -1;
+}
