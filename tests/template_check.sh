@@ -4,7 +4,8 @@
 # fragments work) and then fail every feature cleanly: every job ends at
 # once, every failed case's output names the contract function that is not
 # written yet, no case runs out of time and none passes.
-# Runs the conformance suite at 1 and 2 nodes (GASNET_TEST_NODES changes it).
+# Runs the conformance suite at 1 node (GASNET_TEST_NODES changes it): the
+# template fails in gasnetc_init, whatever the count.
 set -u
 BUILDDIR=$(cd "$1" && pwd) || exit 2
 SRCDIR=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,7 +14,7 @@ trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$WORK/logs"
 
 GASNET_TEST_LOGDIR=$WORK/logs GASNET_TEST_TIMEOUT_SCALE=0.25 \
-  sh "$SRCDIR/tests/conformance.sh" -b "$BUILDDIR" -n "${GASNET_TEST_NODES:-1,2}" -l unwritten \
+  sh "$SRCDIR/tests/conformance.sh" -b "$BUILDDIR" -n "${GASNET_TEST_NODES:-1}" -l unwritten \
   template >"$WORK/out" 2>&1
 rc=$?
 bad=0
