@@ -79,12 +79,13 @@ static void bcast_put_setup(gasnete_coll_op_t *op) {
   gasnet_node_t size = op->team->size, root = op->args.root;
   int is_root = op->team->myrank == root;
   gasnete_coll_putfan_t *fan =
-      gasnete_coll_putfan_new(op, is_root ? size - 1 : 0, is_root ? 0 : 1, is_root ? 0 : 1);
+      gasnete_coll_putfan_new(op, is_root ? size - 1 : 0, is_root ? 0 : 1,
+                              is_root ? 0 : op->args.nbytes);
   if (is_root) {
     gasnete_coll_putfan_own_block(fan, op->args.dst, op->args.src, op->args.nbytes);
     uint32_t n = 0;
     for (gasnet_node_t r = 0; r < size; r++)
-      if (r != root) fan->puts[n++] = (gasnete_coll_put_t){r, op->args.src, op->args.nbytes, 0, 0, 0};
+      if (r != root) fan->puts[n++] = (gasnete_coll_put_t){r, op->args.src, op->args.nbytes, 0, 0};
   } else if (fan->announce) {
     fan->announce[0] = root;
   }

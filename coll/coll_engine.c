@@ -30,14 +30,6 @@ void gasnete_coll_unlock(void) {}
 static int gasnete_coll_trylock(void) { return 1; }
 #endif
 
-/* ------------------------------------------------------------ threads */
-#ifdef GASNETE_COLL_THREADS
-static __thread char gasnete_coll_thread_mark;
-#else
-static char gasnete_coll_thread_mark;
-#endif
-const void *gasnete_coll_thread_token(void) { return &gasnete_coll_thread_mark; }
-
 /* ------------------------------------------------------------ live ops */
 #define GASNETE_COLL_BUCKETS 1024u /* power of two: the early-arrival store */
 static unsigned gasnete_coll_bucket(uint32_t team_id, uint32_t seq) {
@@ -119,16 +111,18 @@ typedef struct gasnete_coll_early_s {
 
 static gasnete_coll_early_t *gasnete_coll_early_buckets[GASNETE_COLL_BUCKETS];
 
-/* A copy of a message (and its data) that outlives the handler. */
+/* A copy of a message (and its data) that outlives the handler. A placed
+ * chunk (data NULL) has nothing to copy: its bytes are already in place. */
 static gasnete_coll_early_t *gasnete_coll_early_copy(uint32_t team_id, uint32_t seq,
                                                      const gasnete_coll_msg_t *msg) {
-  gasnete_coll_early_t *e = gasnete_coll_malloc(sizeof(*e) + msg->nbytes);
+  size_t payload = msg->data ? msg->nbytes : 0;
+  gasnete_coll_early_t *e = gasnete_coll_malloc(sizeof(*e) + payload);
   e->next = NULL;
   e->team_id = team_id;
   e->seq = seq;
   e->msg = *msg;
-  if (msg->nbytes) memcpy(e + 1, msg->data, msg->nbytes);
-  e->msg.data = e + 1;
+  if (payload) memcpy(e + 1, msg->data, payload);
+  if (msg->data) e->msg.data = e + 1;
   return e;
 }
 
@@ -272,10 +266,10 @@ static void gasnete_coll_retire(gasnete_coll_op_t *op) {
   gasneti_progress_disable(gasnete_coll_hook);
 }
 
-/* Set while this thread advances ops. An algorithm's put, sync or send may
- * poll, and the poll may reach this function again (through the progress
- * hook, or gasnete_coll_kick): that inner pass must not advance or retire
- * the ops the outer one is in the middle of. */
+/* Set while this thread advances ops. An algorithm's send may poll (while
+ * it waits for room at the peer), and the poll may reach this function
+ * again (through the progress hook, or gasnete_coll_kick): that inner pass
+ * must not advance or retire the ops the outer one is in the middle of. */
 static __thread int gasnete_coll_advancing;
 
 static int gasnete_coll_poll(void *arg) {
@@ -338,7 +332,6 @@ gasnete_coll_op_t *gasnete_coll_op_start_alg(gasnete_coll_team_t *team,
   op->team = team;
   op->args = *args;
   op->handle = handle;
-  op->owner = gasnete_coll_thread_token();
   op->call = call;
   op->alg = alg;
   int in_all = (args->flags & GASNET_COLL_IN_ALLSYNC) != 0;

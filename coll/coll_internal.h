@@ -109,13 +109,15 @@ extern void gasnete_coll_handle_op_done(gasnete_coll_handle_t *handle);
 /* ------------------------------------------------------------ messages */
 /* What an op receives. tag says what the message is (engine sync or an
  * algorithm's own step); offset places a data chunk; value carries a
- * small datum such as a remote address. */
+ * small datum such as a remote address. A chunk the conduit has already
+ * placed (gasnete_coll_send_placed) comes with data NULL and its nbytes:
+ * only the arrival is news. */
 typedef struct {
   uint32_t tag;
   gasnet_node_t src_rank;
   uint64_t offset; /* data chunk: byte offset; signal: 64-bit value */
-  const void *data;
-  size_t nbytes;
+  const void *data; /* a Medium chunk's payload, valid during delivery; else NULL */
+  size_t nbytes;    /* payload bytes (of a placed chunk too) */
 } gasnete_coll_msg_t;
 
 /* Tags: the top byte says who owns the message, the rest is theirs. */
@@ -142,6 +144,13 @@ extern void gasnete_coll_send_signal(gasnete_coll_op_t *op, gasnet_node_t rank, 
                                      uint64_t value);
 extern void gasnete_coll_send_data(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_t tag,
                                    uint64_t offset, const void *data, size_t nbytes);
+/* Write nbytes of data straight to remote, an address in rank's segment,
+ * as AM Long requests of at most gasnet_AMMaxLongRequest() bytes; rank's
+ * op receives one placed chunk (data NULL, its offset from remote and its
+ * nbytes) per request, after the bytes are in place. On return data may
+ * be reused: no handle is left to complete, so any thread may send. */
+extern void gasnete_coll_send_placed(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_t tag,
+                                     void *remote, const void *data, size_t nbytes);
 extern void gasnete_coll_msg_init(void);
 
 /* ------------------------------------------------------------ sync phases */
@@ -240,7 +249,6 @@ struct gasnete_coll_op_s {
   const char *call; /* the initiating call, for messages */
   uint32_t subphase; /* a phase of a composite algorithm: 1.., tagged on sends */
   gasnete_coll_handle_t *handle;
-  const void *owner; /* the thread that started it (gasnete_coll_thread_token) */
   void *priv; /* the algorithm's state */
 };
 
@@ -267,14 +275,6 @@ extern gasnete_coll_op_t *gasnete_coll_op_start_alg(gasnete_coll_team_t *team,
                                                     const gasnete_coll_alg_t *alg,
                                                     gasnete_coll_handle_t *handle,
                                                     const char *call);
-/* A token naming the calling thread. Extended-API handles belong to the
- * thread that made them, so steps that start and sync puts run only on an
- * op's owner: the thread that started it, which syncs the op's handle and
- * so keeps polling until the op is done. */
-extern const void *gasnete_coll_thread_token(void);
-static inline int gasnete_coll_on_owner_thread(const gasnete_coll_op_t *op) {
-  return op->owner == gasnete_coll_thread_token();
-}
 /* Drop what the early-arrival store holds for a team being freed. */
 extern void gasnete_coll_forget_team(uint32_t team_id);
 extern void gasnete_coll_kick(void);

@@ -1,12 +1,16 @@
-/* coll_msg.c: the collectives' active messages. Two handlers carry every
- * message: a Short for signals (a 64-bit value rides in two arguments)
- * and a Medium for data chunks (the chunk's offset rides the same way).
- * Both hand the message to the engine, which finds the op it names. */
+/* coll_msg.c: the collectives' active messages. Three handlers carry every
+ * message: a Short for signals (a 64-bit value rides in two arguments), a
+ * Medium for data chunks the op copies to their place (the chunk's offset
+ * rides the same way), and a Long for data chunks the conduit has already
+ * placed in the receiver's segment (the put fan's blocks: the message
+ * only reports the arrival). All hand the message to the engine, which
+ * finds the op it names. */
 #include "coll_internal.h"
 
 enum {
   GASNETE_COLL_H_SIGNAL = GASNETI_HANDLER_COLL_MIN,
-  GASNETE_COLL_H_DATA
+  GASNETE_COLL_H_DATA,
+  GASNETE_COLL_H_PLACED
 };
 
 static inline uint64_t join64(gasnet_handlerarg_t hi, gasnet_handlerarg_t lo) {
@@ -33,15 +37,27 @@ static void gasnete_coll_data_handler(gasnet_token_t token, void *buf, size_t nb
   gasnete_coll_dispatch((uint32_t)team_id, (uint32_t)seq, &msg);
 }
 
+/* The payload is already where it belongs: pass on only that it came. */
+static void gasnete_coll_placed_handler(gasnet_token_t token, void *buf, size_t nbytes,
+                                        gasnet_handlerarg_t team_id, gasnet_handlerarg_t seq,
+                                        gasnet_handlerarg_t tag, gasnet_handlerarg_t src_rank,
+                                        gasnet_handlerarg_t hi, gasnet_handlerarg_t lo) {
+  (void)token;
+  (void)buf;
+  gasnete_coll_msg_t msg = {(uint32_t)tag, (gasnet_node_t)src_rank, join64(hi, lo), NULL, nbytes};
+  gasnete_coll_dispatch((uint32_t)team_id, (uint32_t)seq, &msg);
+}
+
 /* Registered at load time: a peer may send to this node as soon as both
  * have attached, before this node calls gasnet_coll_init. */
 __attribute__((constructor)) static void gasnete_coll_register_handlers(void) {
   static const gasnet_handlerentry_t handlers[] = {
       {GASNETE_COLL_H_SIGNAL, (gasneti_handler_fn_t)gasnete_coll_signal_handler},
       {GASNETE_COLL_H_DATA, (gasneti_handler_fn_t)gasnete_coll_data_handler},
+      {GASNETE_COLL_H_PLACED, (gasneti_handler_fn_t)gasnete_coll_placed_handler},
   };
-  gasneti_handler_register_range(handlers, 2, GASNETI_HANDLER_COLL_MIN, GASNETI_HANDLER_COLL_MAX,
-                                 "gasnet_coll");
+  gasneti_handler_register_range(handlers, (int)(sizeof(handlers) / sizeof(handlers[0])),
+                                 GASNETI_HANDLER_COLL_MIN, GASNETI_HANDLER_COLL_MAX, "gasnet_coll");
 }
 
 void gasnete_coll_send_signal(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_t tag,
@@ -66,6 +82,27 @@ void gasnete_coll_send_data(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_t 
                             (gasnet_handlerarg_t)team->id, (gasnet_handlerarg_t)op->seq,
                             (gasnet_handlerarg_t)tag, (gasnet_handlerarg_t)team->myrank,
                             hi32(offset), lo32(offset));
+    p += n;
+    offset += n;
+    nbytes -= n;
+  } while (nbytes);
+}
+
+void gasnete_coll_send_placed(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_t tag,
+                              void *remote, const void *data, size_t nbytes) {
+  gasnete_coll_team_t *team = op->team;
+  gasnet_node_t node = gasnete_coll_rank2node(team, rank);
+  size_t chunk = gasnet_AMMaxLongRequest();
+  tag = gasnete_coll_tag_with_subphase(tag, op->subphase);
+  const char *p = data;
+  char *dst = remote;
+  uint64_t offset = 0;
+  do {
+    size_t n = nbytes < chunk ? nbytes : chunk;
+    gasnet_AMRequestLong6(node, GASNETE_COLL_H_PLACED, (void *)p, n, dst + offset,
+                          (gasnet_handlerarg_t)team->id, (gasnet_handlerarg_t)op->seq,
+                          (gasnet_handlerarg_t)tag, (gasnet_handlerarg_t)team->myrank,
+                          hi32(offset), lo32(offset));
     p += n;
     offset += n;
     nbytes -= n;

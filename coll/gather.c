@@ -92,9 +92,9 @@ static void gather_put_setup(gasnete_coll_op_t *op) {
   int is_root = me == root;
   size_t nb = op->args.nbytes;
   gasnete_coll_putfan_t *fan = gasnete_coll_putfan_new(op, is_root ? 0 : 1, is_root ? size - 1 : 0,
-                                                       is_root ? size - 1 : 0);
+                                                       is_root ? (uint64_t)(size - 1) * nb : 0);
   if (!is_root) {
-    fan->puts[0] = (gasnete_coll_put_t){root, op->args.src, nb, (uint64_t)me * nb, 0, 0};
+    fan->puts[0] = (gasnete_coll_put_t){root, op->args.src, nb, (uint64_t)me * nb, 0};
     return;
   }
   gasnete_coll_putfan_own_block(fan, (char *)op->args.dst + (size_t)root * nb, op->args.src, nb);

@@ -171,11 +171,12 @@ static void gather_all_gb_cleanup(gasnete_coll_op_t *op) {
 static void gather_all_put_setup(gasnete_coll_op_t *op) {
   gasnet_node_t size = op->team->size, me = op->team->myrank;
   size_t nb = op->args.nbytes;
-  gasnete_coll_putfan_t *fan = gasnete_coll_putfan_new(op, size - 1, size - 1, size - 1);
+  gasnete_coll_putfan_t *fan =
+      gasnete_coll_putfan_new(op, size - 1, size - 1, (uint64_t)(size - 1) * nb);
   gasnete_coll_putfan_own_block(fan, (char *)op->args.dst + (size_t)me * nb, op->args.src, nb);
   for (gasnet_node_t k = 1; k < size; k++) {
     gasnet_node_t peer = gasnete_coll_rank_add(me, k, size);
-    fan->puts[k - 1] = (gasnete_coll_put_t){peer, op->args.src, nb, (uint64_t)me * nb, 0, 0};
+    fan->puts[k - 1] = (gasnete_coll_put_t){peer, op->args.src, nb, (uint64_t)me * nb, 0};
     if (fan->announce) fan->announce[k - 1] = peer;
   }
 }

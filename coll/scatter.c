@@ -99,12 +99,12 @@ static void scatter_put_setup(gasnete_coll_op_t *op) {
   size_t nb = op->args.nbytes;
   const char *src = op->args.src;
   gasnete_coll_putfan_t *fan =
-      gasnete_coll_putfan_new(op, is_root ? size - 1 : 0, is_root ? 0 : 1, is_root ? 0 : 1);
+      gasnete_coll_putfan_new(op, is_root ? size - 1 : 0, is_root ? 0 : 1, is_root ? 0 : nb);
   if (is_root) {
     gasnete_coll_putfan_own_block(fan, op->args.dst, src + (size_t)root * nb, nb);
     uint32_t n = 0;
     for (gasnet_node_t r = 0; r < size; r++)
-      if (r != root) fan->puts[n++] = (gasnete_coll_put_t){r, src + (size_t)r * nb, nb, 0, 0, 0};
+      if (r != root) fan->puts[n++] = (gasnete_coll_put_t){r, src + (size_t)r * nb, nb, 0, 0};
   } else if (fan->announce) {
     fan->announce[0] = root;
   }

@@ -4,7 +4,8 @@
 # default mpicc, and the template, which must fail every feature cleanly),
 # the mpi conduit built against MPICH (a subset, at 1 and 2 nodes), and a
 # debug build under Address- and UndefinedBehaviorSanitizer (smp only, at
-# 1 and 3 nodes, benchmarks excluded).
+# 1 and 3 nodes, benchmarks excluded), which then runs a subset again with
+# put/get as active messages (GASNET_SMP_PUTGET=am).
 # Ends with the line "N passed, N failed".
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,9 +20,14 @@ run_suite() { # NAME CONFIGURE-OPTIONS...
   if ! sh "$top/scripts/setup.sh" "$name" "$@"; then
     echo "FAIL build $name"
     failed=$((failed + 1))
-    return
+    return 1
   fi
-  log="$top/_build/$name/check.log"
+  run_checks "$name" check.log
+}
+
+run_checks() { # NAME LOG: make check in the configured build NAME, counted
+  name=$1
+  log="$top/_build/$name/$2"
   make -C "$top/_build/$name" -s -j2 check 2>&1 | tee "$log"
   totals=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
   if [ -z "$totals" ]; then
@@ -69,7 +75,22 @@ run_mpich_suite
 GASNET_TEST_NODES=${GASNET_SANITIZE_NODES:-1,3}
 GASNET_CONFORMANCE_EXCLUDE=${GASNET_SANITIZE_EXCLUDE:-perf}
 export GASNET_TEST_NODES GASNET_CONFORMANCE_EXCLUDE
-run_suite sanitize --enable-debug --enable-sanitize=address,undefined --disable-mpi
+if run_suite sanitize --enable-debug --enable-sanitize=address,undefined --disable-mpi; then
+  # The same build with every put and get of the job as active messages,
+  # the only data path the mpi conduit has (which this pass does not run):
+  # the programs that use put/get and have no -am twin among the cases
+  # (testcoll's checks, testbarrier's stress phase with and without a
+  # polling thread, testexterr's bounds checks), and the put collectives
+  # with many outstanding and with images. About 30 s on 2 cores.
+  # GASNET_SANITIZE_AM_FILTER changes the cases.
+  echo "=== suite: sanitize build, GASNET_SMP_PUTGET=am"
+  TESTS_FILTER='^smp_conformance$'
+  GASNET_CONFORMANCE_FILTER=${GASNET_SANITIZE_AM_FILTER:-'^(ext_barrier|ext_barrier_par_smp|ext_errors|coll_(broadcast|scatter|gather|gather_all|exchange)|collnb_put|images_par_put)$'}
+  GASNET_SMP_PUTGET=am
+  export TESTS_FILTER GASNET_CONFORMANCE_FILTER GASNET_SMP_PUTGET
+  run_checks sanitize check-am.log
+  unset TESTS_FILTER GASNET_CONFORMANCE_FILTER GASNET_SMP_PUTGET
+fi
 
 echo "=== all suites"
 if [ "$skipped" -gt 0 ]; then
