@@ -307,7 +307,8 @@ run_case() {
 # run_suite NAME EXPECT TIMEOUT QUOTED-WORDS: runs the command once, showing
 # its output as it comes, and adds its totals to ours. A suite that ends
 # without totals, with an exit code other than EXPECT while reporting no
-# failure, or out of time, counts one failure more.
+# failure, or out of time, counts one failure more; one that exits 77
+# without totals is skipped.
 run_suite() {
   name=$1 expect=$2 tmo=$3 words=$4
   caseno=$((caseno + 1))
@@ -339,6 +340,11 @@ run_suite() {
   p=$(echo "$totals" | sed -nE 's/^([0-9]+) passed.*/\1/p')
   f=$(echo "$totals" | sed -nE 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/p')
   s=$(echo "$totals" | sed -nE 's/.*, ([0-9]+) skipped.*/\1/p')
+  if [ -z "$totals" ] && [ "$rc" = 77 ] && [ "$expect" != 77 ]; then
+    report SKIP "$name" " (suite)" "$secs" "the suite asked to be skipped (exit 77)"
+    skipped=$((skipped + 1))
+    return
+  fi
   reason=
   if [ -z "$totals" ]; then
     reason="no totals line (exit $rc)"
