@@ -131,12 +131,19 @@ GASNETI_BEGIN_EXTERNC
 
 /* ------------------------------------------------------------ start-up */
 extern int GASNETI_LINKCHECK_SYM;
-extern int gasneti_init(int *argc, char ***argv, int *linkcheck);
-/* The reference to the thread-mode symbol makes a client built for one mode
- * fail to link against a library built for another. */
+extern int gasneti_init(int *argc, char ***argv, int *linkcheck, int *conduit_linkcheck);
+#ifndef GASNETI_CONDUIT_NEUTRAL
+/* Named after the conduit whose gasnet_core.h the client was compiled with;
+ * only that conduit's library defines it. */
+#define GASNETI_CONDUIT_LINKCHECK_SYM _CONCAT(gasneti_linkcheck_conduit_, GASNET_CONDUIT_NAME)
+extern int GASNETI_CONDUIT_LINKCHECK_SYM;
+/* The references to the thread-mode and conduit symbols make a client built
+ * for one mode or conduit fail to link against a library built for
+ * another (tests/conformance.sh relies on it). */
 static inline int gasnet_init(int *argc, char ***argv) {
-  return gasneti_init(argc, argv, &GASNETI_LINKCHECK_SYM);
+  return gasneti_init(argc, argv, &GASNETI_LINKCHECK_SYM, &GASNETI_CONDUIT_LINKCHECK_SYM);
 }
+#endif
 extern int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize,
                          uintptr_t minheapoffset);
 extern void gasnet_exit(int exitcode) GASNETI_NORETURN;

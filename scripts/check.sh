@@ -1,10 +1,11 @@
 #!/bin/sh
 # check.sh: set everything up, then run the test suite in three builds: a
 # normal build (every conduit found: smp, and mpi over Open MPI, the
-# default mpicc), the mpi conduit built against MPICH (a subset, at 1 and 2
-# nodes), and a debug build under Address- and UndefinedBehaviorSanitizer
-# (smp only, at 1 and 3 nodes, benchmarks excluded), which then runs a
-# subset again with put/get as active messages (GASNET_SMP_PUTGET=am).
+# default mpicc, and the template, which must fail every feature cleanly),
+# the mpi conduit built against MPICH (a subset, at 1 and 2 nodes), and a
+# debug build under Address- and UndefinedBehaviorSanitizer (smp only, at
+# 1 and 3 nodes, benchmarks excluded), which then runs a subset again with
+# put/get as active messages (GASNET_SMP_PUTGET=am).
 # Ends with the line "N passed, N failed".
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -42,14 +43,15 @@ run_checks() { # NAME LOG: make check in the configured build NAME, counted
   skipped=$((skipped + ${s:-0}))
 }
 
-run_suite default
+run_suite default --enable-template
 # MPICH: the mpi conduit alone (--disable-smp), built with mpicc.mpich, runs
-# the conduit-generic suites (its own default transport: the TCP variant is
+# its conformance suite (its own default transport: the TCP variant is
 # Open MPI's) without the benchmarks and without the slowest variants that
 # the Open MPI build covers (threaded put/get, the alternative collective
-# algorithms), the exit tests and the client compatibility suite, at 1 and
-# 2 nodes, with 5 runs per collective-exit case. GASNET_MPICH_NODES,
-# GASNET_MPICH_FILTER, GASNET_MPICH_EXCLUDE change that.
+# algorithms), and the client compatibility suite, at 1 and 2 nodes, with 5
+# runs per collective-exit case. GASNET_MPICH_NODES, GASNET_MPICH_FILTER
+# (cases and suites of the top run) and GASNET_MPICH_EXCLUDE (cases inside
+# the conformance suite) change that.
 run_mpich_suite() {
   if ! command -v mpicc.mpich >/dev/null 2>&1; then
     echo "=== suite: mpich: SKIP (no mpicc.mpich; apt-get install libmpich-dev mpich)"
@@ -57,12 +59,12 @@ run_mpich_suite() {
     return
   fi
   GASNET_TEST_NODES=${GASNET_MPICH_NODES:-1,2}
-  TESTS_FILTER=${GASNET_MPICH_FILTER:-'^(mpi_conformance_shm|mpi_conformance_tcp|mpi_exit|compat_mpi)$'}
-  TESTS_EXCLUDE=${GASNET_MPICH_EXCLUDE:-'perf|^ext_putget_par|^coll_(knomial|knomial_r5|binary|binomial|flat|put_ampath)$|^(amorder_par|amchain_par|ext_barrier_amdissem|reduce_flat)$'}
+  TESTS_FILTER=${GASNET_MPICH_FILTER:-'^(mpi_conformance_shm|mpi_conformance_tcp|compat_mpi)$'}
+  GASNET_CONFORMANCE_EXCLUDE=${GASNET_MPICH_EXCLUDE:-'perf|^ext_putget_par|^coll_(knomial|knomial_r5|binary|binomial|flat|put_ampath)$|^(amorder_par|amchain_par|ext_barrier_amdissem|reduce_flat)$'}
   GASNET_EXIT_RUNS=5
-  export GASNET_TEST_NODES TESTS_FILTER TESTS_EXCLUDE GASNET_EXIT_RUNS
+  export GASNET_TEST_NODES TESTS_FILTER GASNET_CONFORMANCE_EXCLUDE GASNET_EXIT_RUNS
   run_suite mpich MPICC=mpicc.mpich --disable-smp
-  unset GASNET_TEST_NODES TESTS_FILTER TESTS_EXCLUDE GASNET_EXIT_RUNS
+  unset GASNET_TEST_NODES TESTS_FILTER GASNET_CONFORMANCE_EXCLUDE GASNET_EXIT_RUNS
 }
 run_mpich_suite
 # The sanitizer pass runs every test program again, at 1 and 3 nodes (3:
@@ -71,8 +73,8 @@ run_mpich_suite
 # LeakSanitizer), so that both passes fit CI's time budget on a 2-core
 # machine.
 GASNET_TEST_NODES=${GASNET_SANITIZE_NODES:-1,3}
-TESTS_EXCLUDE=${GASNET_SANITIZE_EXCLUDE:-perf}
-export GASNET_TEST_NODES TESTS_EXCLUDE
+GASNET_CONFORMANCE_EXCLUDE=${GASNET_SANITIZE_EXCLUDE:-perf}
+export GASNET_TEST_NODES GASNET_CONFORMANCE_EXCLUDE
 if run_suite sanitize --enable-debug --enable-sanitize=address,undefined --disable-mpi; then
   # The same build with every put and get of the job as active messages,
   # the only data path the mpi conduit has (which this pass does not run):
@@ -82,11 +84,12 @@ if run_suite sanitize --enable-debug --enable-sanitize=address,undefined --disab
   # with many outstanding and with images. About 30 s on 2 cores.
   # GASNET_SANITIZE_AM_FILTER changes the cases.
   echo "=== suite: sanitize build, GASNET_SMP_PUTGET=am"
-  TESTS_FILTER=${GASNET_SANITIZE_AM_FILTER:-'^(ext_barrier|ext_barrier_par_smp|ext_errors|coll_default|collnb_put|images_par_put)$'}
+  TESTS_FILTER='^smp_conformance$'
+  GASNET_CONFORMANCE_FILTER=${GASNET_SANITIZE_AM_FILTER:-'^(ext_barrier|ext_barrier_par_smp|ext_errors|coll_(broadcast|scatter|gather|gather_all|exchange)|collnb_put|images_par_put)$'}
   GASNET_SMP_PUTGET=am
-  export TESTS_FILTER GASNET_SMP_PUTGET
+  export TESTS_FILTER GASNET_CONFORMANCE_FILTER GASNET_SMP_PUTGET
   run_checks sanitize check-am.log
-  unset TESTS_FILTER GASNET_SMP_PUTGET
+  unset TESTS_FILTER GASNET_CONFORMANCE_FILTER GASNET_SMP_PUTGET
 fi
 
 echo "=== all suites"

@@ -8,6 +8,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 sh "$top/scripts/setup.sh" default
 build="$top/_build/default"
 demo=${DEMO:-collperf}
-make -C "$build" -s "tests/perf/$demo" >/dev/null
+# The benchmarks are built for each conduit by the conformance suite's build.
+sh "$top/tests/conformance.sh" -B -b "$build" smp >/dev/null
 echo "demo: $demo on the smp conduit, 4 processes"
-exec timeout 900 "$build/conduits/smp/gasnetrun_smp" -n 4 "$build/tests/perf/$demo" "$@"
+exec timeout 900 "$build/conduits/smp/gasnetrun_smp" -n 4 "$build/conformance/smp/tests/perf/$demo" "$@"

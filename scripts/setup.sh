@@ -44,7 +44,20 @@ if [ -n "$missing" ]; then
 fi
 
 cd "$top"
-if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt configure ]; then
+# configure and the Makefile templates are generated again when one of their
+# inputs is newer, or a conduit's automake fragment is missing.
+needs_bootstrap() {
+  [ -x configure ] || return 0
+  for f in configure.ac Makefile.am conduits/conduit.mk.in m4/gasnet_*.m4 conduits/*/conduit.m4 \
+    conduits/*/local.mk; do
+    [ -f "$f" ] && [ "$f" -nt configure ] && return 0
+  done
+  for d in conduits/*/; do
+    [ -f "$d/gasnet_core.h" ] && [ ! -f "$d/conduit.mk" ] && return 0
+  done
+  return 1
+}
+if needs_bootstrap; then
   echo "setup: generating configure"
   ./Bootstrap >/dev/null 2>&1 || ./Bootstrap
 fi

@@ -13,14 +13,18 @@ int gasneti_linkcheck_threadmode_PARSYNC;
 int gasneti_linkcheck_threadmode_SEQ;
 #endif
 
+/* The conduit this library is (gasnet.h names it after GASNET_CONDUIT_NAME). */
+int GASNETI_CONDUIT_LINKCHECK_SYM;
+
 gasnet_node_t gasneti_mynode;
 gasnet_node_t gasneti_nodes = 1;
 int gasneti_init_done;
 int gasneti_attach_done;
 gasnet_seginfo_t *gasneti_seginfo;
 
-int gasneti_init(int *argc, char ***argv, int *linkcheck) {
+int gasneti_init(int *argc, char ***argv, int *linkcheck, int *conduit_linkcheck) {
   (void)linkcheck;
+  (void)conduit_linkcheck;
   if (gasneti_init_done)
     return gasneti_error(GASNET_ERR_RESOURCE, "gasnet_init", "called more than once");
   gasneti_signals_save();

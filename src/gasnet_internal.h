@@ -4,6 +4,10 @@
 #ifndef GASNET_INTERNAL_H
 #define GASNET_INTERNAL_H
 
+/* What configure found on this system (HAVE_SYS_PRCTL_H, ...): first, so
+ * every conduit source sees it before any system header. */
+#include "gasnet_build_config.h"
+
 #include <gasnet.h>
 #include <gasnet_hooks.h>
 #include <stdarg.h>

@@ -8,7 +8,11 @@
 #   NAME NODES EXPECT TIMEOUT COMMAND [ARGS...]
 #
 #   NODES    comma list of node counts: COMMAND runs once per count under
-#            the launcher; `-` runs COMMAND directly, once.
+#            the launcher; `-` runs COMMAND directly, once; `suite` runs
+#            COMMAND directly, once, as a suite of its own (another harness
+#            run, such as tests/conformance.sh): its output is shown as it
+#            comes, and the totals it ends with ("N passed, N failed[, N
+#            skipped]") are added to this run's instead of one case.
 #   EXPECT   the exit code required: a number, or !0 for any non-zero one.
 #            A case that exits 77 (and does not expect 77) is skipped.
 #   TIMEOUT  seconds; the case runs under `timeout -k 5 TIMEOUT`, and
@@ -28,8 +32,14 @@
 # case's program. A leftover process is killed and fails the case.
 #
 # Environment:
-#   TESTS_FILTER=REGEX       run only the cases whose NAME matches (grep -E)
+#   TESTS_FILTER=REGEX       run only the cases whose NAME matches (grep -E);
+#                            suites are cases too (their own cases are
+#                            chosen by the suite: tests/conformance.sh
+#                            reads GASNET_CONFORMANCE_FILTER/_EXCLUDE)
 #   TESTS_EXCLUDE=REGEX      skip the cases whose NAME matches (grep -E)
+#   GASNET_TEST_CASEFILES=LIST  the case files to run, relative to the
+#                            source dir (default: every tests/*.cases and
+#                            tests/*/*.cases)
 #   GASNET_TEST_NODES=LIST   use LIST instead of every case's node list
 #   GASNET_TEST_LAUNCHER=CMD the launcher; @N@ in it becomes the count,
 #                            else `-n N` is appended. Default:
@@ -292,6 +302,68 @@ run_case() {
   fi
 }
 
+# ------------------------------------------------------------ a suite
+
+# run_suite NAME EXPECT TIMEOUT QUOTED-WORDS: runs the command once, showing
+# its output as it comes, and adds its totals to ours. A suite that ends
+# without totals, with an exit code other than EXPECT while reporting no
+# failure, or out of time, counts one failure more; one that exits 77
+# without totals is skipped.
+run_suite() {
+  name=$1 expect=$2 tmo=$3 words=$4
+  caseno=$((caseno + 1))
+  log="$logdir/$(printf '%03d' $caseno)-$name.log"
+  eval "set -- $words"
+  first=$1
+  case $first in
+    /*) ;;
+    *) if [ -e "$builddir/$first" ]; then first=$builddir/$first; elif [ -e "$srcdir/$first" ]; then first=$srcdir/$first; fi ;;
+  esac
+  shift
+  if [ ! -e "$first" ]; then
+    report FAIL "$name" "" 0 "no such command: $first"
+    failed=$((failed + 1))
+    return
+  fi
+  case $first in
+    *.sh) if [ ! -x "$first" ]; then set -- "$first" "$@"; first=sh; fi ;;
+  esac
+  echo "=== suite $name"
+  t0=$(now)
+  rcfile=$logdir/rc.$caseno
+  { (cd "$builddir" && exec timeout -k 5 "$tmo" "$first" "$@") </dev/null 2>&1
+    echo $? >"$rcfile"; } | tee "$log"
+  rc=$(cat "$rcfile" 2>/dev/null || echo 1)
+  rm -f "$rcfile"
+  secs=$(elapsed "$t0" "$(now)")
+  totals=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+  p=$(echo "$totals" | sed -nE 's/^([0-9]+) passed.*/\1/p')
+  f=$(echo "$totals" | sed -nE 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/p')
+  s=$(echo "$totals" | sed -nE 's/.*, ([0-9]+) skipped.*/\1/p')
+  if [ -z "$totals" ] && [ "$rc" = 77 ] && [ "$expect" != 77 ]; then
+    report SKIP "$name" " (suite)" "$secs" "the suite asked to be skipped (exit 77)"
+    skipped=$((skipped + 1))
+    return
+  fi
+  reason=
+  if [ -z "$totals" ]; then
+    reason="no totals line (exit $rc)"
+  elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+    reason="timed out after ${tmo}s"
+  elif [ "${f:-0}" = 0 ] && [ "$expect" != '!0' ] && [ "$rc" != "$expect" ]; then
+    reason="exit $rc, expected $expect"
+  fi
+  passed=$((passed + ${p:-0}))
+  failed=$((failed + ${f:-0}))
+  skipped=$((skipped + ${s:-0}))
+  if [ -n "$reason" ]; then
+    report FAIL "$name" " (suite)" "$secs" "$reason"
+    failed=$((failed + 1))
+  else
+    echo "=== suite $name: ${totals:-nothing} (${secs}s)"
+  fi
+}
+
 # ------------------------------------------------------------ case files
 
 bad_line() {
@@ -312,7 +384,7 @@ run_line() {
   if [ -n "$filter" ] && ! printf '%s\n' "$name" | grep -Eq -- "$filter"; then return; fi
   if [ -n "$exclude" ] && printf '%s\n' "$name" | grep -Eq -- "$exclude"; then return; fi
   case $nodes in
-    -) ;;
+    - | suite) ;;
     *[!0-9,]* | ,* | *, | *,,*) bad_line "$name" "$where" "NODES '$nodes'"; return ;;
   esac
   case $expect in
@@ -331,6 +403,10 @@ run_line() {
   done
   if [ "$nodes" = - ]; then
     run_case "$name" "" "" "$expect" "$tmo" "$words"
+    return
+  fi
+  if [ "$nodes" = suite ]; then
+    run_suite "$name" "$expect" "$tmo" "$words"
     return
   fi
   [ -z "$nodes_override" ] || nodes=$nodes_override
@@ -357,11 +433,19 @@ run_file() {
 
 echo "harness: build dir $builddir, source dir $srcdir"
 found=0
-for f in "$srcdir"/tests/*.cases "$srcdir"/tests/*/*.cases; do
-  [ -f "$f" ] || continue
-  found=1
-  run_file "$f"
-done
+if [ -n "${GASNET_TEST_CASEFILES:-}" ]; then
+  for f in $GASNET_TEST_CASEFILES; do
+    [ -f "$srcdir/$f" ] || die "no case file $srcdir/$f"
+    found=1
+    run_file "$srcdir/$f"
+  done
+else
+  for f in "$srcdir"/tests/*.cases "$srcdir"/tests/*/*.cases; do
+    [ -f "$f" ] || continue
+    found=1
+    run_file "$f"
+  done
+fi
 [ $found = 1 ] || die "no case files under $srcdir/tests"
 
 summary="$passed passed, $failed failed"

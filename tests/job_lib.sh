@@ -29,9 +29,10 @@ gasnet_files() {
   done | sort
 }
 
-# rc matches EXPECT (an exact code or !0)?
+# rc matches EXPECT (an exact code, !0, or any)?
 rc_matches() {
   case $2 in
+    any) true ;;
     '!0') [ "$1" -ne 0 ] ;;
     *) [ "$1" -eq "$2" ] ;;
   esac

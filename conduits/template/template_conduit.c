@@ -1,7 +1,7 @@
 /* template_conduit.c: every function of the conduit contract
  * (src/gasnet_internal.h, "the conduit contract"), each marked PORTER and
  * failing with a clear message until it is written. The order below is the
- * order to write them in; README.md says what each must do. */
+ * order to write them in; docs/porting.md says what each must do. */
 #include "gasnet_internal.h"
 
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 static void gasnetc_unwritten(const char *function) GASNETI_NORETURN;
 static void gasnetc_unwritten(const char *function) {
   fprintf(stderr, "*** FATAL ERROR: template conduit: %s is not written yet "
-                  "(see conduits/template/README.md)\n", function);
+                  "(see docs/porting.md)\n", function);
   fflush(stderr);
   _exit(1);
 }

@@ -70,7 +70,9 @@ if [ -n "$from" ]; then
   exit $?
 fi
 
-perf=$builddir/tests/perf/collperf
+perf=$builddir/conformance/smp/tests/perf/collperf
+sh "$(dirname "$0")/../conformance.sh" -B -b "$builddir" smp >/dev/null 2>&1 ||
+  { echo "collperf_all: collperf does not build for the smp conduit" >&2; exit 2; }
 launcher=${GASNET_TEST_LAUNCHER:-$builddir/conduits/smp/gasnetrun_smp}
 [ -x "$perf" ] || { echo "collperf_all: no $perf (build it with make)" >&2; exit 2; }
 

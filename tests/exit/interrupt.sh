@@ -1,7 +1,7 @@
 #!/bin/sh
-# interrupt.sh: start `gasnetrun_smp -n N testexit hang` in the background,
-# signal it from outside once every node is waiting, and check that the whole
-# job goes away.
+# interrupt.sh: start `<launcher> -n N testexit hang` in the background
+# (the conduit's launcher, named by tests/conformance.sh), signal it from
+# outside once every node is waiting, and check that the whole job goes away.
 #
 # Usage: interrupt.sh BUILDDIR NODELIST SIGNAL TARGET [OPTION=VALUE...]
 #
@@ -13,6 +13,8 @@
 #   HANDLER=CODE  every node installs a SIGQUIT handler that prints
 #                 "QUIT node=I" and calls gasnet_exit(CODE) (testexit -q)
 #   EXPECT=CODE   the job's exit code (default: any non-zero one)
+#   EXPECT_<conduit>=CODE  the code on that conduit instead (lib.sh's
+#                 expected_code)
 #   QUIT=all      every node printed its QUIT line (its handler ran)
 #   CAUGHT=yes    the signalled node printed "*** Caught a signal:
 #                 SIGxxx(n) on node I/N" (TARGET node)
@@ -37,12 +39,14 @@ case $TARGET in
 esac
 HANDLER=""
 EXPECT='!0'
+EXPECT_HERE=
 QUIT=""
 CAUGHT=""
 for opt in "$@"; do
   case $opt in
     HANDLER=*) HANDLER=${opt#HANDLER=} ;;
     EXPECT=*) EXPECT=${opt#EXPECT=} ;;
+    EXPECT_*=*) [ "${opt%%=*}" = "EXPECT_${GASNET_CONFORMANCE_CONDUIT:-}" ] && EXPECT_HERE=${opt#*=} ;;
     QUIT=all) QUIT=all ;;
     CAUGHT=yes) CAUGHT=yes ;;
     *) echo "interrupt.sh: unknown option '$opt'" >&2; exit 2 ;;
@@ -51,6 +55,9 @@ done
 # shellcheck source=lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
 setup_paths
+signalled=
+case $TARGET in launcher | group) signalled=launcher ;; esac
+EXPECT=$(expected_code "$EXPECT" "$EXPECT_HERE" $signalled)
 
 END_LIMIT_MS=5000   # how long the job may take to end after the signal
 START_LIMIT_MS=30000 # how long N nodes may take to start (oversubscribed)

@@ -1,6 +1,7 @@
 #!/bin/sh
-# run_exit.sh: run one testexit scenario under the smp launcher at several
-# node counts and check how the job ends.
+# run_exit.sh: run one testexit scenario under the conduit's launcher
+# (tests/conformance.sh names it) at several node counts and check how the
+# job ends.
 #
 # Usage: run_exit.sh BUILDDIR NODELIST EXPECT MAXSEC [VAR=VALUE...] MODE [ARGS...]
 #
@@ -10,14 +11,20 @@
 #             (the moment the exit or fault happened), in seconds
 #   VAR=VALUE environment for the job (e.g. GASNET_EXITTIMEOUT=2), or one of
 #             these pseudo-assignments:
-#               LAUNCH=self   run testexit without the launcher, with
-#                             GASNET_PSHM_NODES set to the node count
+#               LAUNCH=self:VAR  run testexit without the launcher, with
+#                             VAR set to the node count (a conduit that
+#                             starts itself from VAR, e.g. smp's
+#                             GASNET_PSHM_NODES)
+#               EXPECT_<conduit>=CODE  the code on that conduit, instead
+#                             of EXPECT (see expected_code in lib.sh)
 #               QUIT=all|others  this many nodes print "QUIT node=I" (their
 #                             SIGQUIT handler ran: testexit -q): every node,
 #                             or all but one
 #               FATAL=SIGSEGV(11)  stderr has "*** Caught a fatal signal:
 #                             SIGSEGV(11) on node I/N"
 #               BACKTRACE=yes stderr has a backtrace ("Backtrace of ...")
+#               QUIET=yes     stderr is empty (a job that ends well prints
+#                             nothing there, the launcher included)
 #               MIN_NODES=K   skip node counts below K (GASNET_TEST_NODES
 #                             may ask for any)
 #   MODE ARGS passed to testexit (see tests/exit/testexit.c); the word {N}
@@ -36,6 +43,7 @@ fi
 BUILDDIR=$(cd "$1" && pwd)
 NODELIST=$2
 EXPECT=$3
+EXPECT_HERE=
 MAXSEC=$4
 shift 4
 # shellcheck source=lib.sh source-path=SCRIPTDIR
@@ -44,32 +52,38 @@ setup_paths
 
 # Environment assignments come first; what follows is testexit's command line.
 ENVS=""
-SELF=0
+SELF=
 QUIT=""
 FATAL=""
 BACKTRACE=""
+QUIET=""
 MIN_NODES=1
 while [ $# -gt 0 ]; do
   case $1 in
-    LAUNCH=self) SELF=1; shift ;;
+    LAUNCH=self:[A-Z]*) SELF=${1#LAUNCH=self:}; shift ;;
+    EXPECT_*=*)
+      [ "${1%%=*}" = "EXPECT_${GASNET_CONFORMANCE_CONDUIT:-}" ] && EXPECT_HERE=${1#*=}
+      shift ;;
     LAUNCH=*) echo "run_exit.sh: unknown $1" >&2; exit 2 ;;
     QUIT=all | QUIT=others) QUIT=${1#QUIT=}; shift ;;
     QUIT=*) echo "run_exit.sh: unknown $1" >&2; exit 2 ;;
     FATAL=*) FATAL=${1#FATAL=}; shift ;;
     BACKTRACE=yes) BACKTRACE=yes; shift ;;
+    QUIET=yes) QUIET=yes; shift ;;
     MIN_NODES=*) MIN_NODES=${1#MIN_NODES=}; shift ;;
     *=*) ENVS="$ENVS $1"; shift ;;
     *) break ;;
   esac
 done
 [ $# -gt 0 ] || { echo "run_exit.sh: missing MODE" >&2; exit 2; }
+EXPECT=$(expected_code "$EXPECT" "${EXPECT_HERE:-}")
 LABEL="$*"
-[ $SELF -eq 1 ] && LABEL="$LABEL (self-launched)"
+[ -n "$SELF" ] && LABEL="$LABEL (self-launched)"
 # The job must end on its own well before testexit's own 30 s give-up time;
 # this limit only keeps a broken library from hanging the script.
 JOB_LIMIT=45
 
-# What QUIT=, FATAL= and BACKTRACE= ask of a job of $1 nodes (stdout $2,
+# What QUIT=, FATAL=, BACKTRACE= and QUIET= ask of a job of $1 nodes (stdout $2,
 # stderr $3); prints what is missing and returns 1 if anything is.
 check_extras() {
   missing=""
@@ -85,6 +99,9 @@ check_extras() {
   fi
   if [ -n "$BACKTRACE" ] && ! grep -q '^Backtrace of ' "$3"; then
     missing="$missing no backtrace;"
+  fi
+  if [ -n "$QUIET" ] && [ -s "$3" ]; then
+    missing="$missing stderr not empty: $(head -c 200 "$3" | tr '\n' ' ');"
   fi
   [ -z "$missing" ] && return 0
   echo "$missing" | sed 's/^ //; s/;$//'
@@ -103,8 +120,8 @@ run_one() { # $1 = node count; the rest = testexit arguments
   snapshot_files
   start=$(now_ms)
   rc=0
-  if [ $SELF -eq 1 ]; then
-    set -- env GASNET_PSHM_NODES="$n" "$PROG" "$@"
+  if [ -n "$SELF" ]; then
+    set -- env "$SELF=$n" "$PROG" "$@"
   else
     set -- "$LAUNCHER" -n "$n" "$PROG" "$@"
   fi

@@ -39,6 +39,13 @@ while [ $# -gt 0 ]; do
   esac
 done
 PROG=$BUILDDIR/$1
+# A conduit-generic program is built by the conformance suite's build
+# (quick when it is up to date).
+case $1 in
+  conformance/mpi/*)
+    sh "$(dirname "$0")/../conformance.sh" -B -b "$BUILDDIR" mpi >"$WORK/build.out" 2>&1 ||
+      { cat "$WORK/build.out"; echo "FAIL setup: the conformance programs do not build"; exit 1; } ;;
+esac
 shift
 [ -x "$PROG" ] || { echo "FAIL setup: $PROG is missing (make check builds it)"; exit 1; }
 LIMIT=${GASNET_MPI_JOB_LIMIT:-600}

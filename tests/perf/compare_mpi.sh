@@ -12,10 +12,10 @@
 # the copy floor: one memcpy of the same size by every process at once
 # (mpicollperf's memcpy, in the shared-memory job; 0 without table shm).
 #
-#   BUILDDIR  the top build dir (default .); it needs tests/perf/collperf,
-#             tests/perf/mpicollperf and, for table mpi,
-#             tests/mpi/conf/tests/perf/collperf (`make check` builds it;
-#             or `make tests/mpi/conf/tests/perf/collperf`)
+#   BUILDDIR  the top build dir (default .); it needs tests/perf/mpicollperf
+#             (`make`) and collperf built for the smp conduit and, for table
+#             mpi, the mpi conduit (conformance/<conduit>/tests/perf/collperf:
+#             this script builds them with tests/conformance.sh -B)
 #   NODES     processes (default 2); mpirun gets --oversubscribe when they
 #             outnumber the cores
 #   RUNS      rounds (default 3)
@@ -69,16 +69,21 @@ need() { # $1 = program, $2 = how to get it
 }
 smp_run=$builddir/conduits/smp/gasnetrun_smp
 mpi_run=$builddir/conduits/mpi/gasnetrun_mpi
-ours=$builddir/tests/perf/collperf
-ours_mpi=$builddir/tests/mpi/conf/tests/perf/collperf
+ours=$builddir/conformance/smp/tests/perf/collperf
+ours_mpi=$builddir/conformance/mpi/tests/perf/collperf
 twin=$builddir/tests/perf/mpicollperf
 if [ ! -x "$mpi_run" ]; then
   echo "SKIP: $mpi_run is missing (configure found no MPI)"
   exit 77
 fi
 need "$twin" "make tests/perf/mpicollperf"
-need "$ours" "make tests/perf/collperf"
-case ,$tables, in *,mpi,*) need "$ours_mpi" "make tests/mpi/conf/tests/perf/collperf" ;; esac
+build_ours() { # CONDUIT
+  sh "$(dirname "$0")/../conformance.sh" -B -b "$builddir" "$1" >/dev/null 2>&1 ||
+    { echo "compare_mpi: the test programs do not build for the $1 conduit" >&2; exit 2; }
+}
+build_ours smp
+need "$ours" "tests/conformance.sh -B smp"
+case ,$tables, in *,mpi,*) build_ours mpi; need "$ours_mpi" "tests/conformance.sh -B mpi" ;; esac
 
 # mpirun as gasnetrun_mpi runs it, with what this machine needs.
 # shellcheck disable=SC2016 # a literal ${ in the pattern

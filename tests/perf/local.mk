@@ -1,12 +1,8 @@
-# tests/perf: benchmarks. Built by `make` (not installed); they print tables
-# and assert nothing about speed. perf.cases runs them briefly so they keep
-# working.
-if BUILD_SMP
-noinst_PROGRAMS += tests/perf/amperf
-tests_perf_amperf_SOURCES = tests/perf/amperf.c
-tests_perf_amperf_CPPFLAGS = $(PUBLIC_CPPFLAGS) -I$(top_srcdir)/conduits/smp -DGASNET_SEQ
-tests_perf_amperf_LDADD = libgasnet-smp-seq.la $(PTHREAD_LIBS)
-endif
+# tests/perf: benchmarks. They print tables and assert nothing about speed;
+# perf.cases runs them briefly so they keep working. The GASNet ones are
+# conduit-generic (tests/programs.list: tests/conformance.sh builds them for
+# each conduit into <build>/conformance/<conduit>/tests/perf/).
+EXTRA_DIST += tests/perf/perf.cases tests/perf/compare_mpi.sh tests/perf/plot_compare.sh
 # The collectives benchmark's twin through MPI's own collectives, and the
 # script that runs both and prints the ratios (docs/collectives.md,
 # "Against Open MPI"). mpicollperf needs no GASNet library.
@@ -17,4 +13,3 @@ tests_perf_mpicollperf_CPPFLAGS = $(MPI_CFLAGS)
 tests_perf_mpicollperf_LDADD = $(MPI_LIBS)
 tests_perf_mpicollperf_LDFLAGS = $(AM_LDFLAGS) -no-install
 endif
-EXTRA_DIST += tests/perf/perf.cases tests/perf/compare_mpi.sh

@@ -6,8 +6,9 @@
 # BUILDDIR must be configured with --enable-sanitize=thread, e.g.
 #   sh scripts/setup.sh tsan --enable-sanitize=thread
 #   sh tests/tsan/run_tsan.sh _build/tsan
-# The script builds the library and the PAR test programs there, runs the
-# cases whose names are PAR ones (TSAN_CASES below) with tests/harness.sh,
+# The script builds the library there, then runs the smp conduit's
+# conformance suite (tests/conformance.sh, which builds the test programs)
+# limited to the cases whose names are PAR ones (TSAN_CASES below),
 # and fails if a case fails or if any process wrote a ThreadSanitizer
 # report; each report is printed at the end. Not part of `make check`.
 #
@@ -38,15 +39,10 @@ set -u
 # collperf-par), the extended API's (testputget-par, testbarrier-par) and
 # testexit-par (exit_flush_*, which also needs testexit and sigdfl).
 TSAN_CASES='_par($|_)|^threads$|progress|^imageserr_|^images_(par|uneven|team_halves|team_reverse|team_solo|barrier)|^exit_flush_'
-# The mpi conduit's PAR cases are not smp ones. The full testputget-par runs
-# take many minutes under TSan; their -quick forms (ext_putget_par_8,
-# ext_putget_par_am_8) run the same code at every node count here.
-TSAN_EXCLUDE='^mpi_|^ext_putget_par(_am)?$'
-PROGRAMS='tests/testam-par tests/testamchain-par tests/testamorder-par
-  tests/testhandlers-par tests/testsegment-par tests/testmisc-par tests/testscale-par
-  tests/testthreads tests/coll/testcollnb-par tests/coll/testprogress
-  tests/coll/testimageserr tests/coll/testimages-par tests/perf/collperf-par
-  tests/ext/testputget-par tests/ext/testbarrier-par tests/exit/testexit-par tests/exit/testexit tests/exit/sigdfl'
+# The full testputget-par runs take many minutes under TSan; their -quick
+# forms (ext_putget_par_8, ext_putget_par_am_8) run the same code at every
+# node count here.
+TSAN_EXCLUDE='^ext_putget_par(_am)?$'
 
 die() {
   echo "run_tsan: $*" >&2
@@ -61,8 +57,7 @@ grep -Eq '^SANITIZE_FLAGS = .*-fsanitize=([a-z,]*,)?thread' "$builddir/Makefile"
   die "$builddir was not configured with --enable-sanitize=thread"
 
 echo "run_tsan: building in $builddir"
-# shellcheck disable=SC2086 # a list of targets
-make -C "$builddir" -s -j2 all $PROGRAMS >"$builddir/tsan-make.log" 2>&1 ||
+make -C "$builddir" -s -j2 all >"$builddir/tsan-make.log" 2>&1 ||
   { tail -30 "$builddir/tsan-make.log" >&2; die "the build failed"; }
 
 if [ -n "${GASNET_TSAN_LOGDIR:-}" ]; then
@@ -79,17 +74,17 @@ supp=$srcdir/tests/tsan/tsan.supp
 opts="halt_on_error=0 second_deadlock_stack=1 log_path=$logdir/tsan/report"
 [ -f "$supp" ] && opts="$opts suppressions=$supp"
 TSAN_OPTIONS="$opts ${TSAN_OPTIONS:-}"
-TESTS_FILTER=${GASNET_TSAN_CASES:-$TSAN_CASES}
-TESTS_EXCLUDE=${GASNET_TSAN_EXCLUDE-$TSAN_EXCLUDE}
+GASNET_CONFORMANCE_FILTER=${GASNET_TSAN_CASES:-$TSAN_CASES}
+GASNET_CONFORMANCE_EXCLUDE=${GASNET_TSAN_EXCLUDE-$TSAN_EXCLUDE}
 GASNET_TEST_NODES=${GASNET_TSAN_NODES:-1,2,3}
 GASNET_TEST_TIMEOUT_SCALE=${GASNET_TSAN_TIMEOUT_SCALE:-4}
 GASNET_TEST_LOGDIR=$logdir/cases
 GASNET_EXIT_RUNS=${GASNET_EXIT_RUNS:-10}
-export TSAN_OPTIONS TESTS_FILTER TESTS_EXCLUDE GASNET_TEST_NODES GASNET_TEST_TIMEOUT_SCALE GASNET_TEST_LOGDIR \
+export TSAN_OPTIONS GASNET_CONFORMANCE_FILTER GASNET_CONFORMANCE_EXCLUDE GASNET_TEST_NODES GASNET_TEST_TIMEOUT_SCALE GASNET_TEST_LOGDIR \
   GASNET_EXIT_RUNS
 
-echo "run_tsan: cases /$TESTS_FILTER/${TESTS_EXCLUDE:+ but not /$TESTS_EXCLUDE/} at $GASNET_TEST_NODES nodes; TSAN_OPTIONS=$TSAN_OPTIONS"
-sh "$srcdir/tests/harness.sh" "$builddir" "$srcdir"
+echo "run_tsan: cases /$GASNET_CONFORMANCE_FILTER/${GASNET_CONFORMANCE_EXCLUDE:+ but not /$GASNET_CONFORMANCE_EXCLUDE/} at $GASNET_TEST_NODES nodes; TSAN_OPTIONS=$TSAN_OPTIONS"
+sh "$srcdir/tests/conformance.sh" -b "$builddir" -l tsan smp
 harness_rc=$?
 
 # Every report, wherever it went: the log_path files, and a case's output
