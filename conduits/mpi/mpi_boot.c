@@ -1,6 +1,6 @@
 /* mpi_boot.c: start-up of the mpi conduit. gasnetc_init initialises MPI
  * (unless the client already did), duplicates MPI_COMM_WORLD, learns the
- * hosts, agrees on the protocol's sizes and posts the receive buffers;
+ * hosts, agrees on the protocol's sizes and posts the receive pools;
  * gasnetc_attach_segment maps this node's segment and exchanges every
  * node's address and size with MPI_Iallgather, watching for exit notices
  * meanwhile. */
@@ -63,8 +63,12 @@ static void gasnetc_init_allreduce(void *value, MPI_Datatype type, MPI_Op op, MP
 #define GASNETC_DEFAULT_PACKET 4096
 #define GASNETC_DEFAULT_DEPTH 16
 #define GASNETC_DEFAULT_BOUNCE_MAX 8192
-/* Pre-posted receive memory a node aims to stay under when it picks the
- * default depth for a large job. */
+#define GASNETC_DEFAULT_RECVS 16
+#define GASNETC_MAX_RECVS 4096
+/* What a node aims to keep under, when it picks the default depth for a
+ * large job, for the packets every peer may have in flight to it at once
+ * (2 channels x nodes x depth packets, which MPI holds as unexpected
+ * messages beyond the posted pools). */
 #define GASNETC_RECV_BUDGET ((uint64_t)64 << 20)
 
 void gasnetc_mpi_fail(int rc, const char *what) {
@@ -213,8 +217,8 @@ static void gasnetc_choose_sizes(void) {
                        (unsigned long long)packet, min_packet);
   packet = (packet + 63) & ~(uint64_t)63;
   /* Default depth: GASNETC_DEFAULT_DEPTH, less in a job so large that the
-   * pre-posted buffers (2 channels x nodes x depth packets) would exceed
-   * the budget, but never below 2. */
+   * packets all peers may have in flight to one node (2 channels x nodes x
+   * depth) would exceed the budget, but never below 2. */
   uint64_t per_credit = 2 * (uint64_t)gasneti_nodes * packet;
   uint64_t dflt = GASNETC_RECV_BUDGET / per_credit;
   if (dflt > GASNETC_DEFAULT_DEPTH) dflt = GASNETC_DEFAULT_DEPTH;
@@ -235,6 +239,20 @@ static void gasnetc_choose_sizes(void) {
                                                         GASNETC_DEFAULT_BOUNCE_MAX);
   gasnetc_mpi.depth = (unsigned)agreed_depth;
   gasnetc_mpi.threshold = (gasnetc_mpi.depth + 1) / 2;
+}
+
+/* Receives posted per channel and for control messages: this node's
+ * choice alone (senders are bounded by credits, not by what we post). A
+ * pool larger than what can be in flight to us could never fill. */
+static void gasnetc_choose_pools(void) {
+  int64_t recvs = gasneti_getenv_int("GASNET_MPI_RECVS", GASNETC_DEFAULT_RECVS);
+  if (recvs < 1 || recvs > GASNETC_MAX_RECVS)
+    gasneti_fatalerror("gasnet_init: GASNET_MPI_RECVS=%lld is outside 1..%d", (long long)recvs,
+                       GASNETC_MAX_RECVS);
+  uint64_t packets = (uint64_t)gasneti_nodes * gasnetc_mpi.depth;
+  uint64_t ctrls = (uint64_t)gasneti_nodes * GASNETC_CTRL_PER_PEER;
+  gasnetc_mpi.npool = (unsigned)((uint64_t)recvs < packets ? (uint64_t)recvs : packets);
+  gasnetc_mpi.nctrl = (unsigned)((uint64_t)recvs < ctrls ? (uint64_t)recvs : ctrls);
 }
 
 /* ------------------------------------------------------------ buffers */
@@ -259,24 +277,22 @@ static void gasnetc_alloc_state(void) {
   for (unsigned i = 0; i < nodes; i++)
     m->credits[i][GASNETC_CH_REQ] = m->credits[i][GASNETC_CH_REP] = (uint16_t)m->depth;
 
-  m->nrecv = nodes * m->depth;
-  /* Control messages in flight from one peer: each credit return carries
-   * at least `threshold` of the 2 x depth credits it can owe us, so at most
-   * four, plus its one exit notice. */
-  m->nctrl = nodes * 5;
+  unsigned slots = 2 * m->npool;
   m->rreq = gasnetc_calloc(gasnetc_nrreq(), sizeof(MPI_Request));
   for (unsigned i = 0; i < gasnetc_nrreq(); i++) m->rreq[i] = MPI_REQUEST_NULL;
-  size_t bytes = 2 * (size_t)m->nrecv * m->packet_size;
+  m->preq = gasnetc_calloc(slots, sizeof(MPI_Request));
+  for (unsigned s = 0; s < slots; s++) m->preq[s] = MPI_REQUEST_NULL;
+  size_t bytes = (size_t)slots * m->packet_size;
   if (posix_memalign((void **)&m->rbuf, 64, bytes))
     gasneti_fatalerror("gasnet_init: out of memory for %zu bytes of receive buffers", bytes);
   m->ctrl = gasnetc_calloc(m->nctrl, sizeof(gasnetc_ctrl_t));
-  m->bounce = gasnetc_calloc(2 * (size_t)m->nrecv, sizeof(void *));
-  m->deferred_next = gasnetc_calloc(2 * (size_t)m->nrecv, sizeof(int));
+  m->bounce = gasnetc_calloc(slots, sizeof(void *));
+  m->deferred_next = gasnetc_calloc(slots, sizeof(int));
 
   /* Sends in flight are bounded by the credits (a packet and perhaps its
-   * bounced payload per credit) plus control messages; a sender finding
-   * no free slot polls until one completes. */
-  m->nsend = 4 * m->nrecv + m->nctrl;
+   * bounced payload per credit) plus credit returns; a sender finding no
+   * free slot polls until one completes. */
+  m->nsend = 4 * nodes * m->depth + nodes * GASNETC_CTRL_PER_PEER;
   m->send = gasnetc_calloc(m->nsend, sizeof(gasnetc_sendslot_t));
   m->send_free = gasnetc_calloc(m->nsend, sizeof(unsigned));
   m->active_req = gasnetc_calloc(m->nsend, sizeof(MPI_Request));
@@ -293,8 +309,8 @@ static void gasnetc_alloc_state(void) {
  * buffer is free, which costs less than a fresh MPI_Irecv. */
 void gasnetc_mpi_post_receives(void) {
   gasnetc_mpi_t *m = &gasnetc_mpi;
-  for (unsigned s = 0; s < 2 * m->nrecv; s++) {
-    int tag = s < m->nrecv ? GASNETC_TAG_REP : GASNETC_TAG_REQ;
+  for (unsigned s = 0; s < 2 * m->npool; s++) {
+    int tag = gasnetc_slot_channel(s) == GASNETC_CH_REP ? GASNETC_TAG_REP : GASNETC_TAG_REQ;
     MPI_Request *r = &m->rreq[gasnetc_slot_rindex(s)];
     gasnetc_mpi_check(MPI_Recv_init(gasnetc_slot_buf(s), (int)m->packet_size, MPI_BYTE,
                                     MPI_ANY_SOURCE, tag, m->comm, r),
@@ -305,10 +321,24 @@ void gasnetc_mpi_post_receives(void) {
                                     MPI_ANY_SOURCE, GASNETC_TAG_CTRL, m->comm,
                                     &m->rreq[gasnetc_ctrl_index(i)]),
                       "create a control receive (MPI_Recv_init)");
-  for (unsigned s = 0; s < 2 * m->nrecv; s++)
-    gasnetc_mpi_check(MPI_Start(&m->rreq[gasnetc_slot_rindex(s)]), "post a packet receive");
-  for (unsigned i = 0; i < m->nctrl; i++)
-    gasnetc_mpi_check(MPI_Start(&m->rreq[gasnetc_ctrl_index(i)]), "post a control receive");
+  for (unsigned i = 0; i < gasnetc_nrreq(); i++)
+    gasnetc_mpi_check(MPI_Start(&m->rreq[i]), "post a receive (MPI_Start)");
+}
+
+/* Receives still posted would keep MPI_Finalize waiting in some MPIs:
+ * cancel them (persistent ones stay allocated until freed). */
+static void gasnetc_cancel(MPI_Request *r) {
+  if (*r == MPI_REQUEST_NULL) return;
+  MPI_Cancel(r);
+  MPI_Wait(r, MPI_STATUS_IGNORE);
+  if (*r != MPI_REQUEST_NULL) MPI_Request_free(r);
+}
+
+void gasnetc_mpi_cancel_receives(void) {
+  gasnetc_mpi_t *m = &gasnetc_mpi;
+  for (unsigned i = 0; i < gasnetc_nrreq(); i++) gasnetc_cancel(&m->rreq[i]);
+  for (unsigned s = 0; s < 2 * m->npool; s++) gasnetc_cancel(&m->preq[s]);
+  m->npayload[GASNETC_CH_REQ] = m->npayload[GASNETC_CH_REP] = 0;
 }
 
 /* ------------------------------------------------------------ connections */
@@ -359,6 +389,7 @@ int gasnetc_init(int *argc, char ***argv) {
   gasnetc_learn_hosts();
   gasnetc_read_max_segsize();
   gasnetc_choose_sizes();
+  gasnetc_choose_pools();
   gasnetc_preconnect();
   gasnetc_alloc_state();
   gasnetc_mpi_post_receives();

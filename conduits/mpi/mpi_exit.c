@@ -204,17 +204,11 @@ static void gasnetc_report_missing(double timeout) {
   fflush(stderr);
 }
 
-/* Receives still posted would keep MPI_Finalize waiting in some MPIs:
- * cancel them. Sends still in flight are left to MPI. */
+/* Posted receives are cancelled (they would keep MPI_Finalize waiting in
+ * some MPIs); sends still in flight are left to MPI. */
 static void gasnetc_release_receives(void) {
   gasnetc_mpi_t *m = &gasnetc_mpi;
-  for (unsigned i = 0; i < gasnetc_nrreq(); i++) {
-    MPI_Request *r = &m->rreq[i];
-    if (*r == MPI_REQUEST_NULL) continue;
-    MPI_Cancel(r);
-    MPI_Wait(r, MPI_STATUS_IGNORE);
-    if (*r != MPI_REQUEST_NULL) MPI_Request_free(r); /* persistent ones stay allocated */
-  }
+  gasnetc_mpi_cancel_receives();
   for (unsigned i = 0; i < m->nactive; i++) MPI_Request_free(&m->active_req[i]);
   m->nactive = 0;
 }

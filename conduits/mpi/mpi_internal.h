@@ -2,14 +2,15 @@
  *
  * Every AM is one "packet" (header, arguments, and the payload when it
  * fits) sent with MPI_Isend on a private duplicate of MPI_COMM_WORLD and
- * received into a pre-posted buffer. A payload too large for a packet
- * follows as a second message on the payload tag, which the receiver posts
- * straight into the destination segment (Long) or a buffer of its size
- * (Medium). Every packet carries its number in the stream (sender,
- * destination, channel); the receiver delivers each stream strictly in
- * that order, and posts payload receives in it. Credits keep every sender
- * within the buffers posted for it: see docs/mpi-conduit.md for the
- * protocol. */
+ * received into one of a fixed pool of MPI_ANY_SOURCE receives per
+ * channel; what finds no posted receive waits in MPI as an unexpected
+ * message until one is free. A payload too large for a packet follows as
+ * a second message on the payload tag, which the receiver posts straight
+ * into the destination segment (Long) or a buffer of its size (Medium).
+ * Every packet carries its number in the stream (sender, destination,
+ * channel); the receiver delivers each stream strictly in that order, and
+ * posts payload receives in it. Credits bound what each sender may have in
+ * flight to each receiver: see docs/mpi-conduit.md for the protocol. */
 #ifndef MPI_INTERNAL_H
 #define MPI_INTERNAL_H
 
@@ -62,6 +63,11 @@ static inline void *gasnetc_inline_payload(gasnetc_hdr_t *hdr) {
 
 typedef enum { GASNETC_CTRL_CREDIT = 1, GASNETC_CTRL_EXIT = 2 } gasnetc_ctrl_kind_t;
 
+/* Control messages one peer may have in flight to a node: each credit
+ * return carries at least `threshold` (half the depth) of the 2 x depth
+ * credits the peer can owe, so at most four, plus its one exit notice. */
+enum { GASNETC_CTRL_PER_PEER = 5 };
+
 typedef struct {
   uint32_t kind; /* gasnetc_ctrl_kind_t */
   uint32_t src;
@@ -109,16 +115,23 @@ typedef struct {
   uint8_t *owed_queued;
   unsigned owed_nqueued;
 
-  /* Receives, one request array polled with MPI_Testsome:
-   *   [rep packets | rep payloads | ctrl | req packets | req payloads]
-   * each packets/payloads pair R = nodes * depth long, payload i belonging
-   * to packet i. A reply-only poll tests the prefix up to the requests. */
-  unsigned nrecv; /* R */
-  unsigned nctrl;
+  /* Receives. A fixed pool of P packet receives per channel and C control
+   * receives, all MPI_ANY_SOURCE, whatever the number of nodes
+   * (GASNET_MPI_RECVS), in one request array polled with MPI_Testsome:
+   *   rreq: [rep packets P | ctrl C | req packets P]
+   * A reply-only poll tests the prefix up to the requests. Packet slot s
+   * (0..2P-1, rep then req) names a pool buffer; the separate payload of
+   * the packet it holds, once accepted, is received with preq[s], a plain
+   * MPI_Irecv tested (apart, and only while any is posted) as
+   *   preq: [rep payloads P | req payloads P]. */
+  unsigned npool; /* P */
+  unsigned nctrl; /* C */
   MPI_Request *rreq;
-  uint8_t *rbuf;       /* 2R packet buffers, rep then req */
-  gasnetc_ctrl_t *ctrl; /* nctrl control buffers */
-  void **bounce;       /* 2R: a Medium's separate payload buffer */
+  MPI_Request *preq;
+  unsigned npayload[GASNETC_NCH]; /* payload receives posted, per channel */
+  uint8_t *rbuf;        /* 2P packet buffers, rep then req */
+  gasnetc_ctrl_t *ctrl; /* C control buffers */
+  void **bounce;        /* 2P: a Medium's separate payload buffer */
 
   /* Sends: slots, a stack of free ones, and the compact list MPI_Testsome
    * looks at. */
@@ -137,21 +150,15 @@ extern gasnetc_mpi_t gasnetc_mpi;
 static inline int gasnetc_payload_tag(int ch) { return GASNETC_TAG_PAYLOAD + ch; }
 
 /* Indices into rreq. */
-static inline unsigned gasnetc_rep_packet(unsigned i) { return i; }
-static inline unsigned gasnetc_ctrl_index(unsigned i) { return 2 * gasnetc_mpi.nrecv + i; }
-static inline unsigned gasnetc_req_packet(unsigned i) {
-  return 2 * gasnetc_mpi.nrecv + gasnetc_mpi.nctrl + i;
+static inline unsigned gasnetc_ctrl_index(unsigned i) { return gasnetc_mpi.npool + i; }
+static inline unsigned gasnetc_reply_prefix(void) { return gasnetc_mpi.npool + gasnetc_mpi.nctrl; }
+static inline unsigned gasnetc_nrreq(void) { return 2 * gasnetc_mpi.npool + gasnetc_mpi.nctrl; }
+/* Packet slot s (0..2P-1, rep then req) <-> its channel, rreq index and buffer. */
+static inline int gasnetc_slot_channel(unsigned s) {
+  return s < gasnetc_mpi.npool ? GASNETC_CH_REP : GASNETC_CH_REQ;
 }
-static inline unsigned gasnetc_reply_prefix(void) {
-  return 2 * gasnetc_mpi.nrecv + gasnetc_mpi.nctrl;
-}
-static inline unsigned gasnetc_nrreq(void) { return 4 * gasnetc_mpi.nrecv + gasnetc_mpi.nctrl; }
-/* Packet slot s (0..2R-1, rep then req) <-> its rreq index and buffer. */
 static inline unsigned gasnetc_slot_rindex(unsigned s) {
-  return s < gasnetc_mpi.nrecv ? s : gasnetc_mpi.nrecv + gasnetc_mpi.nctrl + s;
-}
-static inline unsigned gasnetc_slot_payload_rindex(unsigned s) {
-  return gasnetc_slot_rindex(s) + gasnetc_mpi.nrecv;
+  return s < gasnetc_mpi.npool ? s : gasnetc_mpi.nctrl + s;
 }
 static inline gasnetc_hdr_t *gasnetc_slot_buf(unsigned s) {
   return (gasnetc_hdr_t *)(gasnetc_mpi.rbuf + (size_t)s * gasnetc_mpi.packet_size);
@@ -220,6 +227,8 @@ static inline void gasnetc_mpi_check(int rc, const char *what) {
 
 /* ------------------------------------------------------------ mpi_boot.c */
 extern void gasnetc_mpi_post_receives(void);
+/* Cancel every posted receive (lock held; the exit path). */
+extern void gasnetc_mpi_cancel_receives(void);
 
 /* ------------------------------------------------------------ mpi_send.c */
 /* Take a free send slot (lock held); NULL when none is free. */

@@ -1,13 +1,17 @@
-/* mpi_poll.c: receiving AMs. One MPI_Testsome over the pre-posted
- * receives finds what has arrived: packets, separate payloads and control
- * messages (credit returns, exit notices). A packet whose payload follows
- * separately gets a receive posted for it, straight into the destination
- * segment (Long) or a buffer of its size (Medium), and is delivered when
- * that completes. Packets from one sender on one channel are delivered in
- * the order it sent them (see "order" below). After delivery the packet's
- * buffer is posted again and the sender is owed one credit. The receive
- * array holds replies and control messages first, so a reply-only poll
- * tests just that prefix.
+/* mpi_poll.c: receiving AMs. One MPI_Testsome over the posted receives
+ * finds what has arrived: packets of either channel and control messages
+ * (credit returns, exit notices); a second one, only while separate
+ * payloads are expected, finds the payloads that have come. The receives
+ * are fixed pools, the same whatever the number of nodes, so an idle poll
+ * costs the same at any job size; packets that find no free receive wait
+ * in MPI as unexpected messages, as many as the senders' credits allow.
+ * A packet whose payload follows separately gets a receive posted for it,
+ * straight into the destination segment (Long) or a buffer of its size
+ * (Medium), and is delivered when that completes. Packets from one sender
+ * on one channel are delivered in the order it sent them (see "order"
+ * below). After delivery the packet's buffer is posted again and the
+ * sender is owed one credit. The receive array holds replies and control
+ * messages first, so a reply-only poll tests just that prefix.
  *
  * In PAR the lock covers MPI and the conduit state; handlers run without
  * it, and a thread that finds another one polling returns at once. */
@@ -45,6 +49,23 @@ static void gasnetc_ctrl_arrived(unsigned i) {
   gasnetc_mpi_check(MPI_Start(&m->rreq[gasnetc_ctrl_index(i)]), "post a control receive");
 }
 
+/* ------------------------------------------------------------ ready lists */
+/* The packets one poll found deliverable: replies and requests apart, each
+ * in the order found (at most P of each: one per pool buffer). Every reply
+ * is delivered before every request, so a request handler that polls
+ * replies while waiting to send its reply cannot overtake a reply of this
+ * poll (the next packet of that reply's stream would find it accepted
+ * and be delivered at once). */
+typedef struct {
+  int *slots[GASNETC_NCH];
+  unsigned n[GASNETC_NCH];
+} gasnetc_ready_t;
+
+static void gasnetc_ready_add(gasnetc_ready_t *ready, unsigned s) {
+  int ch = gasnetc_slot_channel(s);
+  ready->slots[ch][ready->n[ch]++] = (int)s;
+}
+
 /* ------------------------------------------------------------ order (lock held)
  * Each sender numbers its packets per destination and channel (a stream),
  * and each stream is delivered strictly in that order. MPI does not hand
@@ -55,20 +76,19 @@ static void gasnetc_ctrl_arrived(unsigned i) {
  *
  * So a packet is delivered at once only when it is the next of its
  * stream, nothing of the stream is held and it has no separate payload;
- * otherwise it is held, in its buffer and with its credit, in the stream's
- * list sorted by number. A held packet is accepted when its turn comes:
- * its payload's receive is posted then. Payloads of one channel share a
- * tag, so MPI hands them to our receives in the order the sender started
- * them, which is the order of the numbers: receives must be posted in
- * that order too. A packet ahead of its turn waits until its
- * predecessors' packets, already sent and so already in our buffers of
- * the same channel, have been read by a poll that looks at this channel
- * (a reply-only poll looks at replies). The head of the list is delivered
- * once accepted and its payload, if any, has arrived. Credits bound a
- * stream's held packets to `depth`. */
-static int gasnetc_slot_channel(unsigned s) {
-  return s < gasnetc_mpi.nrecv ? GASNETC_CH_REP : GASNETC_CH_REQ;
-}
+ * otherwise it is held, in its pool buffer and with its credit, in the
+ * stream's list sorted by number. A held packet is accepted when its turn
+ * comes: its payload's receive is posted then, keyed by the packet's
+ * slot. Payloads of one channel share a tag, so MPI hands them to our
+ * receives in the order the sender started them, which is the order of
+ * the numbers: receives must be posted in that order too. A packet ahead
+ * of its turn waits only for packets MPI has already matched to our
+ * buffers: its predecessors were sent before it on the same tag, and MPI
+ * matches one sender's messages of a tag in order, so none of them can
+ * still be unexpected once it has been received. A poll that looks at
+ * the channel reads them (a reply-only poll looks at replies). The head
+ * of the list is delivered once accepted and its payload, if any, has
+ * arrived. Credits bound a stream's held packets to `depth`. */
 
 /* a comes before b (numbers wrap). */
 static int gasnetc_seq_before(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
@@ -76,6 +96,7 @@ static int gasnetc_seq_before(uint32_t a, uint32_t b) { return (int32_t)(a - b) 
 static void gasnetc_payload_post(unsigned s) {
   gasnetc_mpi_t *m = &gasnetc_mpi;
   gasnetc_hdr_t *hdr = gasnetc_slot_buf(s);
+  int ch = gasnetc_slot_channel(s);
   void *dst = (void *)(uintptr_t)hdr->dest_addr;
   if (hdr->category == GASNETI_AM_MEDIUM) {
     if (posix_memalign(&dst, 64, hdr->nbytes))
@@ -84,9 +105,9 @@ static void gasnetc_payload_post(unsigned s) {
     m->bounce[s] = dst;
   }
   gasnetc_mpi_check(MPI_Irecv(dst, (int)hdr->nbytes, MPI_BYTE, (int)hdr->src,
-                              gasnetc_payload_tag(gasnetc_slot_channel(s)), m->comm,
-                              &m->rreq[gasnetc_slot_payload_rindex(s)]),
+                              gasnetc_payload_tag(ch), m->comm, &m->preq[s]),
                     "receive a payload (MPI_Irecv)");
+  m->npayload[ch]++;
 }
 
 /* Held packet s, accepted: whether its payload (if separate) is in. A
@@ -94,17 +115,17 @@ static void gasnetc_payload_post(unsigned s) {
  * completed it. */
 static int gasnetc_payload_in(unsigned s) {
   if (!(gasnetc_slot_buf(s)->flags & GASNETC_F_SEPARATE)) return 1;
-  MPI_Request *r = &gasnetc_mpi.rreq[gasnetc_slot_payload_rindex(s)];
+  MPI_Request *r = &gasnetc_mpi.preq[s];
   if (*r == MPI_REQUEST_NULL) return 1;
   int done = 0;
   gasnetc_mpi_check(MPI_Test(r, &done, MPI_STATUS_IGNORE), "receive a payload (MPI_Test)");
+  if (done) gasnetc_mpi.npayload[gasnetc_slot_channel(s)]--;
   return done;
 }
 
 /* After an event on stream (src, ch): accept the held packets whose turn
- * has come, then move the deliverable ones at the head to ready[].
- * Returns the new count of ready[]. */
-static int gasnetc_stream_advance(gasnet_node_t src, int ch, int *ready, int nready) {
+ * has come, then move the deliverable ones at the head to the ready list. */
+static void gasnetc_stream_advance(gasnet_node_t src, int ch, gasnetc_ready_t *ready) {
   gasnetc_mpi_t *m = &gasnetc_mpi;
   int *head = &m->deferred_head[src][ch];
   uint32_t *next = &m->payload_next[src][ch];
@@ -119,13 +140,12 @@ static int gasnetc_stream_advance(gasnet_node_t src, int ch, int *ready, int nre
     unsigned s = (unsigned)*head;
     if (!gasnetc_seq_before(gasnetc_slot_buf(s)->seq, *next) || !gasnetc_payload_in(s)) break;
     *head = m->deferred_next[s];
-    ready[nready++] = (int)s;
+    gasnetc_ready_add(ready, s);
   }
-  return nready;
 }
 
 /* Packet slot s has arrived: take its credits, then deliver or hold it. */
-static int gasnetc_packet_arrived(unsigned s, int *ready, int nready) {
+static void gasnetc_packet_arrived(unsigned s, gasnetc_ready_t *ready) {
   gasnetc_mpi_t *m = &gasnetc_mpi;
   gasnetc_hdr_t *hdr = gasnetc_slot_buf(s);
   gasnetc_credit_receive(hdr->src, hdr->credits); /* checks src */
@@ -137,20 +157,21 @@ static int gasnetc_packet_arrived(unsigned s, int *ready, int nready) {
                        (unsigned)hdr->seq, (unsigned)src, (unsigned)*next);
   if (hdr->seq == *next && m->deferred_head[src][ch] < 0 && !(hdr->flags & GASNETC_F_SEPARATE)) {
     (*next)++; /* the common case: in turn, nothing held */
-    ready[nready++] = (int)s;
-    return nready;
+    gasnetc_ready_add(ready, s);
+    return;
   }
   int *p = &m->deferred_head[src][ch];
   while (*p >= 0 && gasnetc_seq_before(gasnetc_slot_buf((unsigned)*p)->seq, hdr->seq))
     p = &m->deferred_next[*p];
   m->deferred_next[s] = *p;
   *p = (int)s;
-  return gasnetc_stream_advance(src, ch, ready, nready);
+  gasnetc_stream_advance(src, ch, ready);
 }
 
 /* The separate payload of held packet s has arrived. */
-static int gasnetc_payload_arrived(unsigned s, int *ready, int nready) {
-  return gasnetc_stream_advance(gasnetc_slot_buf(s)->src, gasnetc_slot_channel(s), ready, nready);
+static void gasnetc_payload_arrived(unsigned s, gasnetc_ready_t *ready) {
+  gasnetc_mpi.npayload[gasnetc_slot_channel(s)]--;
+  gasnetc_stream_advance(gasnetc_slot_buf(s)->src, gasnetc_slot_channel(s), ready);
 }
 
 /* ------------------------------------------------------------ delivery (lock not held) */
@@ -228,46 +249,63 @@ static int *gasnetc_scratch_get(unsigned count, int **owned_p) {
   return *owned_p;
 }
 
-/* Turn the completed receives idx[0..outcount) into the packet slots to
- * deliver, in order, in ready[] (lock held). Completions come in index
- * order, so every reply is listed before every request: a request handler
- * that polls replies while waiting to reply cannot overtake a reply of
- * this list. */
-static int gasnetc_classify(const int *idx, int outcount, int *ready) {
-  const unsigned R = gasnetc_mpi.nrecv, K = gasnetc_mpi.nctrl;
-  int nready = 0;
+/* Sort the completed receives of rreq, idx[0..outcount), into the ready
+ * lists; control messages are handled here (lock held). */
+static void gasnetc_classify(const int *idx, int outcount, gasnetc_ready_t *ready) {
+  const unsigned P = gasnetc_mpi.npool, C = gasnetc_mpi.nctrl;
   for (int k = 0; k < outcount; k++) {
     unsigned r = (unsigned)idx[k];
-    if (r < R) /* reply packet */
-      nready = gasnetc_packet_arrived(r, ready, nready);
-    else if (r < 2 * R) /* reply payload */
-      nready = gasnetc_payload_arrived(r - R, ready, nready);
-    else if (r < 2 * R + K)
-      gasnetc_ctrl_arrived(r - 2 * R);
-    else if (r < 3 * R + K) /* request packet */
-      nready = gasnetc_packet_arrived(r - R - K, ready, nready);
-    else /* request payload */
-      nready = gasnetc_payload_arrived(r - 2 * R - K, ready, nready);
+    if (r < P) /* reply packet */
+      gasnetc_packet_arrived(r, ready);
+    else if (r < P + C)
+      gasnetc_ctrl_arrived(r - P);
+    else /* request packet */
+      gasnetc_packet_arrived(r - C, ready);
   }
-  return nready;
 }
 
-static int gasnetc_poll(unsigned count) {
+/* Separate payloads of the first `slots` packet slots (the replies', or
+ * both channels'), tested only while any is expected (lock held). */
+static void gasnetc_payloads_poll(unsigned slots, unsigned expected, int *idx,
+                                  gasnetc_ready_t *ready) {
+  if (!expected) return;
+  int outcount = 0;
+  gasnetc_mpi_check(MPI_Testsome((int)slots, gasnetc_mpi.preq, &outcount, idx,
+                                 MPI_STATUSES_IGNORE),
+                    "poll for payloads (MPI_Testsome)");
+  if (outcount == MPI_UNDEFINED) return;
+  for (int k = 0; k < outcount; k++) gasnetc_payload_arrived((unsigned)idx[k], ready);
+}
+
+static int gasnetc_poll(int replies_only) {
+  gasnetc_mpi_t *m = &gasnetc_mpi;
   gasnetc_exit_check();
   if (!gasnetc_poll_trylock()) return 0;
   gasnetc_send_progress();
-  /* idx: MPI_Testsome's output; ready: at most one entry per packet slot. */
-  int *owned, *idx = gasnetc_scratch_get(2 * count, &owned), *ready = idx + count;
+  /* idx: MPI_Testsome's output (for the packets, then for the payloads);
+   * then the two ready lists. */
+  const unsigned P = m->npool;
+  int *owned, *idx = gasnetc_scratch_get(gasnetc_nrreq() + 2 * P, &owned);
+  gasnetc_ready_t ready = {{idx + gasnetc_nrreq(), idx + gasnetc_nrreq() + P}, {0, 0}};
+  unsigned count = replies_only ? gasnetc_reply_prefix() : gasnetc_nrreq();
   int outcount = 0;
-  gasnetc_mpi_check(MPI_Testsome((int)count, gasnetc_mpi.rreq, &outcount, idx,
-                                 MPI_STATUSES_IGNORE),
+  gasnetc_mpi_check(MPI_Testsome((int)count, m->rreq, &outcount, idx, MPI_STATUSES_IGNORE),
                     "poll for messages (MPI_Testsome)");
-  int nready = outcount == MPI_UNDEFINED ? 0 : gasnetc_classify(idx, outcount, ready);
+  if (outcount != MPI_UNDEFINED) gasnetc_classify(idx, outcount, &ready);
+  if (replies_only)
+    gasnetc_payloads_poll(P, m->npayload[GASNETC_CH_REP], idx, &ready);
+  else
+    gasnetc_payloads_poll(2 * P, m->npayload[GASNETC_CH_REP] + m->npayload[GASNETC_CH_REQ], idx,
+                          &ready);
   gasnetc_credit_flush();
   gasnetc_unlock();
+  unsigned nready = ready.n[GASNETC_CH_REP] + ready.n[GASNETC_CH_REQ];
   if (nready) {
     gasnetc_poll_level++;
-    for (int j = 0; j < nready; j++) gasnetc_deliver((unsigned)ready[j]);
+    for (unsigned j = 0; j < ready.n[GASNETC_CH_REP]; j++)
+      gasnetc_deliver((unsigned)ready.slots[GASNETC_CH_REP][j]);
+    for (unsigned j = 0; j < ready.n[GASNETC_CH_REQ]; j++)
+      gasnetc_deliver((unsigned)ready.slots[GASNETC_CH_REQ][j]);
     gasnetc_poll_level--;
     gasnetc_lock();
     gasnetc_credit_flush();
@@ -275,12 +313,12 @@ static int gasnetc_poll(unsigned count) {
   }
   free(owned);
   gasnetc_exit_check();
-  return nready;
+  return (int)nready;
 }
 
-int gasnetc_am_poll(void) { return gasnetc_poll(gasnetc_nrreq()); }
+int gasnetc_am_poll(void) { return gasnetc_poll(0); }
 
-int gasnetc_am_poll_replies(void) { return gasnetc_poll(gasnetc_reply_prefix()); }
+int gasnetc_am_poll_replies(void) { return gasnetc_poll(1); }
 
 /* Used by the exit protocol (lock held): handle control messages only. */
 int gasnetc_poll_ctrl(void) {

@@ -46,9 +46,31 @@ void gasnetc_send_slot_start(unsigned index, const void *buf, size_t len, gasnet
   m->active_slot[m->nactive++] = index;
 }
 
-/* Completed sends come back as MPI_REQUEST_NULL; one pass returns their
- * slots and closes the gaps (MPI does not promise the order of the
- * indices it reports, so they are not used). */
+/* MPI_Testsome's indices, highest first (MPI does not promise an order;
+ * Open MPI and MPICH report them lowest first). */
+static int gasnetc_int_desc(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x < y) - (x > y);
+}
+
+static void gasnetc_sort_desc(int *idx, int n) {
+  int ascending = 1;
+  for (int k = 1; k < n && ascending; k++) ascending = idx[k - 1] < idx[k];
+  if (!ascending) {
+    qsort(idx, (size_t)n, sizeof(int), gasnetc_int_desc);
+    return;
+  }
+  for (int lo = 0, hi = n - 1; lo < hi; lo++, hi--) {
+    int t = idx[lo];
+    idx[lo] = idx[hi];
+    idx[hi] = t;
+  }
+}
+
+/* Retires the sends MPI_Testsome reports complete, and only those: each
+ * returns its slot and leaves the active list, the list's last entry
+ * taking its place. Done highest index first, so the entry moved down is
+ * always one still in flight (every completed entry above has left). */
 int gasnetc_send_progress(void) {
   gasnetc_mpi_t *m = &gasnetc_mpi;
   if (!m->nactive) return 0;
@@ -57,20 +79,17 @@ int gasnetc_send_progress(void) {
                                  MPI_STATUSES_IGNORE),
                     "complete sends (MPI_Testsome)");
   if (outcount == MPI_UNDEFINED || outcount == 0) return 0;
-  unsigned keep = 0;
-  for (unsigned r = 0; r < m->nactive; r++) {
-    if (m->active_req[r] == MPI_REQUEST_NULL) {
-      gasnetc_sendslot_t *slot = &m->send[m->active_slot[r]];
-      free(slot->bounce);
-      slot->bounce = NULL;
-      m->send_free[m->nfree++] = m->active_slot[r];
-    } else {
-      m->active_req[keep] = m->active_req[r];
-      m->active_slot[keep] = m->active_slot[r];
-      keep++;
-    }
+  gasnetc_sort_desc(m->send_idx, outcount);
+  for (int k = 0; k < outcount; k++) {
+    unsigned r = (unsigned)m->send_idx[k];
+    gasnetc_sendslot_t *slot = &m->send[m->active_slot[r]];
+    free(slot->bounce);
+    slot->bounce = NULL;
+    m->send_free[m->nfree++] = m->active_slot[r];
+    m->nactive--;
+    m->active_req[r] = m->active_req[m->nactive];
+    m->active_slot[r] = m->active_slot[m->nactive];
   }
-  m->nactive = keep;
   return outcount;
 }
 

@@ -17,7 +17,7 @@ EXTRA_DIST += conduits/mpi/tests.cases tests/mpi/mpi_lib.sh tests/mpi/run_mpi.sh
 
 # ------------------------------------------------------------ mpi-only tests
 check_PROGRAMS += tests/mpi/testmpi_flood tests/mpi/testmpi_flood-par \
-	tests/mpi/testmpi_interop tests/mpi/testmpi_interop-par
+	tests/mpi/testmpi_backlog tests/mpi/testmpi_interop tests/mpi/testmpi_interop-par
 
 tests_mpi_testmpi_flood_SOURCES = tests/mpi/testmpi_flood.c
 tests_mpi_testmpi_flood_CPPFLAGS = $(MPI_TESTS_SEQ_CPPFLAGS)
@@ -27,6 +27,10 @@ tests_mpi_testmpi_flood_par_SOURCES = tests/mpi/testmpi_flood.c
 tests_mpi_testmpi_flood_par_CPPFLAGS = $(MPI_TESTS_PAR_CPPFLAGS)
 tests_mpi_testmpi_flood_par_LDADD = $(MPI_TESTS_PAR_LIBS)
 tests_mpi_testmpi_flood_par_LDFLAGS = $(MPI_TESTS_LINK_FLAGS)
+tests_mpi_testmpi_backlog_SOURCES = tests/mpi/testmpi_backlog.c
+tests_mpi_testmpi_backlog_CPPFLAGS = $(MPI_TESTS_SEQ_CPPFLAGS)
+tests_mpi_testmpi_backlog_LDADD = $(MPI_TESTS_SEQ_LIBS)
+tests_mpi_testmpi_backlog_LDFLAGS = $(MPI_TESTS_LINK_FLAGS)
 tests_mpi_testmpi_interop_SOURCES = tests/mpi/testmpi_interop.c
 tests_mpi_testmpi_interop_CPPFLAGS = $(MPI_TESTS_SEQ_CPPFLAGS) $(MPI_CFLAGS)
 tests_mpi_testmpi_interop_LDADD = $(MPI_TESTS_SEQ_LIBS)

@@ -8,7 +8,8 @@
 #   EXPECT     the job's exit code: a number or !0
 #   VAR=VALUE  environment for the job; LAUNCH=mpirun runs plain
 #              `mpirun -np N` (with only the options this machine needs)
-#              instead of gasnetrun_mpi
+#              instead of gasnetrun_mpi; MATCH=REGEX requires the job's
+#              output (stdout and stderr) to match REGEX (grep -E)
 #   PROGRAM    relative to BUILDDIR; @N@ in ARGS becomes the node count
 #
 # Transports: GASNET_MPI_TRANSPORTS (default "vader tcp" under Open MPI,
@@ -30,9 +31,11 @@ mpi_setup
 
 ENVS=""
 PLAIN=0
+MATCH=""
 while [ $# -gt 0 ]; do
   case $1 in
     LAUNCH=mpirun) PLAIN=1; shift ;;
+    MATCH=*) MATCH=${1#MATCH=}; shift ;;
     LAUNCH=*) echo "run_mpi.sh: unknown $1" >&2; exit 2 ;;
     *=*) ENVS="$ENVS $1"; shift ;;
     *) break ;;
@@ -85,6 +88,9 @@ run_one() { # $1 = transport, $2 = node count
     ok=1
   elif [ "$EXPECT" = 0 ] && has_mpi_spew "$err"; then
     detail="$detail (mpirun printed errors)"
+    ok=1
+  elif [ -n "$MATCH" ] && ! cat "$out" "$err" | grep -Eq -- "$MATCH"; then
+    detail="$detail (the output does not match /$MATCH/)"
     ok=1
   fi
   if ! check_leftovers "$PROG"; then

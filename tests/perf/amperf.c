@@ -1,6 +1,6 @@
 /* amperf: active message latency and throughput.
  *
- * Usage: amperf [-i iters] [-r reps] [-m maxsize] [-w window] [-p] [-c]
+ * Usage: amperf [-i iters] [-r reps] [-m maxsize] [-w window] [-n polls] [-P] [-p] [-c]
  *
  *   -i iters    timed operations per repetition (default 1000; sizes above
  *               64 KiB use fewer so one repetition moves at most 64 MiB)
@@ -8,6 +8,8 @@
  *   -m maxsize  largest Medium and Long payload (default 1 MiB; Medium is
  *               also capped by gasnet_AMMaxMedium())
  *   -w window   throughput: requests in flight before waiting (default 64)
+ *   -n polls    idle poll: calls of gasnet_AMPoll per repetition (default 100000)
+ *   -P          measure the idle poll only
  *   -p          measure the pairs (i, i+N/2) at the same time instead of
  *               node 0 with each other node in turn
  *   -c          CSV output instead of tables
@@ -17,6 +19,11 @@
  * segment), and one-way throughput: the initiator keeps up to `window`
  * requests in flight and the target acknowledges every window/4 requests
  * with one small reply. At one node the peer is node 0 itself (loopback).
+ * First of all, the idle poll: every node at once calls gasnet_AMPoll while
+ * no messages move, and reports the CPU time of one call (the calling
+ * thread's CPU time, so a node sharing a core with others is charged only
+ * for its own polls); node 0 prints the mean and the maximum over the nodes
+ * of each node's median.
  * Every reply's size and payload ends are checked; a mismatch fails the run.
  * Results print on node 0. MB is 10^6 bytes. */
 #define _POSIX_C_SOURCE 200809L
@@ -26,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define CHECK(call)                                                              \
@@ -51,9 +59,9 @@ typedef struct {
 
 /* ------------------------------------------------------------ options and state */
 static struct {
-  int iters, reps, window, pairs, csv;
+  int iters, reps, window, pairs, csv, polls, poll_only;
   size_t maxsize;
-} opt = {1000, 5, 64, 0, 0, (size_t)1 << 20};
+} opt = {1000, 5, 64, 0, 0, 100000, 0, (size_t)1 << 20};
 
 static size_t medium_max, long_max; /* effective limits */
 static gasnet_seginfo_t *segs;      /* every node's segment */
@@ -360,7 +368,8 @@ static int make_tests(test_t *list) {
 static void print_header(const char *who) {
   if (opt.csv) {
     static int done;
-    if (!done++) puts("pairs,peer,metric,kind,bytes,rtt_us,rtt_max_us,msg_per_s,mb_per_s");
+    if (!done++)
+      puts("pairs,peer,metric,kind,bytes,rtt_us,rtt_max_us,msg_per_s,mb_per_s,poll_ns,poll_max_ns");
     return;
   }
   printf("\n# amperf: %s %u nodes, %s\n", GASNET_CONDUIT_NAME_STR, (unsigned)gasnet_nodes(), who);
@@ -384,10 +393,10 @@ static void print_row(const test_t *t, const char *peer, double sum, double max,
   double mb = sum * (double)t->bytes / 1e6;
   if (opt.csv) {
     if (t->metric == METRIC_LATENCY)
-      printf("%d,%s,%s,%s,%zu,%.3f,%.3f,,\n", pairs, peer, metric, kind_names[t->kind],
+      printf("%d,%s,%s,%s,%zu,%.3f,%.3f,,,,\n", pairs, peer, metric, kind_names[t->kind],
              t->bytes, sum / pairs, max);
     else
-      printf("%d,%s,%s,%s,%zu,,,%.0f,%.3f\n", pairs, peer, metric, kind_names[t->kind],
+      printf("%d,%s,%s,%s,%zu,,,%.0f,%.3f,,\n", pairs, peer, metric, kind_names[t->kind],
              t->bytes, sum, mb);
   } else if (t->metric == METRIC_LATENCY) {
     printf("  %-20s %9zu %12.3f", kind_names[t->kind], t->bytes, sum / pairs);
@@ -396,6 +405,50 @@ static void print_row(const test_t *t, const char *peer, double sum, double max,
   } else {
     printf("  %-20s %9zu %12.0f %12.2f\n", kind_names[t->kind], t->bytes, sum,
            t->bytes ? mb : 0.0);
+  }
+  fflush(stdout);
+}
+
+/* ------------------------------------------------------------ the idle poll */
+/* The calling thread's CPU time: with more processes than cores, a node is
+ * charged for its own polls, not for the time others ran on its core. */
+static double thread_cpu_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* This node's median CPU ns per gasnet_AMPoll over the repetitions, after
+ * an untimed warm-up (which also retires the last sends of the barrier). */
+static double measure_idle_poll(void) {
+  double vals[64];
+  int reps = opt.reps < 64 ? opt.reps : 64;
+  for (int i = 0; i < opt.polls / 10 + 1; i++) gasnet_AMPoll();
+  for (int r = 0; r < reps; r++) {
+    double t0 = thread_cpu_ns();
+    for (int i = 0; i < opt.polls; i++) gasnet_AMPoll();
+    vals[r] = (thread_cpu_ns() - t0) / opt.polls;
+  }
+  qsort(vals, (size_t)reps, sizeof vals[0], cmp_double);
+  return reps % 2 ? vals[reps / 2] : 0.5 * (vals[reps / 2 - 1] + vals[reps / 2]);
+}
+
+/* Every node polls at once, nobody sends; node 0 prints the mean and the
+ * maximum over the nodes. */
+static void run_idle_poll(void) {
+  double v = measure_idle_poll(), sum = 0, max = 0;
+  int count = 0;
+  reduce_barrier(v, 1, &sum, &max, &count);
+  if (gasnet_mynode() != 0) return;
+  if (opt.csv) {
+    print_header("");
+    printf("%d,all,idle_poll,AMPoll,0,,,,,%.1f,%.1f\n", count, sum / count, max);
+  } else {
+    printf("\n# amperf: %s %u nodes, idle poll: every node calls gasnet_AMPoll %d times per"
+           " repetition, nothing in flight; CPU time of the calling thread, median of %d\n",
+           GASNET_CONDUIT_NAME_STR, (unsigned)gasnet_nodes(), opt.polls, opt.reps);
+    printf("%-22s %12s %12s\n", "idle poll", "ns (mean)", "ns (max)");
+    printf("  %-20s %12.1f %12.1f\n", "gasnet_AMPoll", sum / count, max);
   }
   fflush(stdout);
 }
@@ -474,17 +527,20 @@ static int parse_count(const char *s, const char *what) {
 static void parse_options(int argc, char **argv) {
   int c;
   opterr = gasnet_mynode() == 0;
-  while ((c = getopt(argc, argv, "i:r:m:w:pch")) != -1) {
+  while ((c = getopt(argc, argv, "i:r:m:w:n:Ppch")) != -1) {
     switch (c) {
       case 'i': opt.iters = parse_count(optarg, "iteration count"); break;
       case 'r': opt.reps = parse_count(optarg, "repetition count"); break;
       case 'm': opt.maxsize = parse_size(optarg); break;
       case 'w': opt.window = parse_count(optarg, "window"); break;
+      case 'n': opt.polls = parse_count(optarg, "poll count"); break;
+      case 'P': opt.poll_only = 1; break;
       case 'p': opt.pairs = 1; break;
       case 'c': opt.csv = 1; break;
       default:
         if (gasnet_mynode() == 0)
-          fprintf(stderr, "usage: amperf [-i iters] [-r reps] [-m maxsize] [-w window] [-p] [-c]\n");
+          fprintf(stderr, "usage: amperf [-i iters] [-r reps] [-m maxsize] [-w window] [-n polls]"
+                          " [-P] [-p] [-c]\n");
         gasnet_exit(c == 'h' ? 0 : 2);
     }
   }
@@ -532,9 +588,10 @@ int main(int argc, char **argv) {
   double dummy = 0, nerr = 0;
   int count = 0;
   reduce_barrier(0, 0, &dummy, &dummy, &count); /* every node is set up */
-  if (opt.pairs)
+  run_idle_poll();
+  if (opt.pairs && !opt.poll_only)
     run_pairs(tests, ntests);
-  else
+  else if (!opt.poll_only)
     run_sequential(tests, ntests);
   reduce_barrier((double)errors, 1, &nerr, &dummy, &count);
   if (gasnet_mynode() == 0 && nerr > 0) {
