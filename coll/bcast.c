@@ -24,10 +24,9 @@ typedef struct {
 } bcast_tree_t;
 
 static void bcast_tree_setup(gasnete_coll_op_t *op) {
-  bcast_tree_t *b = gasnete_coll_calloc(1, sizeof(*b));
+  bcast_tree_t *b = gasnete_coll_op_priv(op, sizeof(*b));
   gasnete_coll_treepos_init(&b->pos, op);
   b->state = BCAST_AWAIT_DATA;
-  op->priv = b;
 }
 
 static void bcast_tree_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
@@ -64,7 +63,7 @@ static gasnete_coll_progress_t bcast_tree_progress(gasnete_coll_op_t *op) {
 static void bcast_tree_cleanup(gasnete_coll_op_t *op) {
   bcast_tree_t *b = op->priv;
   gasnete_coll_treepos_free(&b->pos);
-  free(b);
+  gasnete_coll_op_priv_free(op);
 }
 
 static int bcast_any(const gasnete_coll_args_t *a, gasnet_node_t size) {

@@ -16,6 +16,7 @@
 #include <gasnet_hooks.h>
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(GASNET_PAR) || defined(GASNET_PARSYNC)
@@ -242,7 +243,25 @@ struct gasnete_coll_op_s {
   gasnete_coll_handle_t *handle;
   const void *owner; /* the thread that started it (gasnete_coll_thread_token) */
   void *priv; /* the algorithm's state */
+  /* Room for a small algorithm state (gasnete_coll_op_priv); last, because
+   * a recycled op is cleared only up to here. */
+  uint64_t inline_priv[24];
 };
+
+/* The algorithm's state, zeroed: in the op itself when it fits (no
+ * allocation for the common small states), else allocated. Free it with
+ * gasnete_coll_op_priv_free. */
+extern void *gasnete_coll_calloc(size_t count, size_t size);
+static inline void *gasnete_coll_op_priv(gasnete_coll_op_t *op, size_t nbytes) {
+  void *p = nbytes <= sizeof(op->inline_priv) ? (void *)op->inline_priv : gasnete_coll_calloc(1, nbytes);
+  if (p == (void *)op->inline_priv) memset(p, 0, nbytes);
+  op->priv = p;
+  return p;
+}
+static inline void gasnete_coll_op_priv_free(gasnete_coll_op_t *op) {
+  if (op->priv != (void *)op->inline_priv) free(op->priv);
+  op->priv = NULL;
+}
 
 /* coll_api.c: argument records, and the path every initiation call takes. */
 extern gasnete_coll_args_t gasnete_coll_args(gasnete_coll_kind_t kind, void *dst, void *src,
@@ -258,9 +277,12 @@ extern gasnet_coll_handle_t gasnete_coll_initiate(gasnet_team_handle_t handle,
                                                   const char *call);
 
 /* engine.c */
-extern gasnete_coll_op_t *gasnete_coll_op_start(gasnete_coll_team_t *team,
-                                                const gasnete_coll_args_t *args,
-                                                gasnete_coll_handle_t *handle, const char *call);
+/* A client call's op (coll_api.c; see coll_engine.c): NULL when it
+ * finished at once, else the handle it completes. */
+extern gasnete_coll_handle_t *gasnete_coll_op_start_call(gasnete_coll_team_t *team,
+                                                         const gasnete_coll_args_t *args,
+                                                         gasnete_coll_handle_t *aggregate,
+                                                         const char *call);
 /* The same with the algorithm given (ops that have no selection table). */
 extern gasnete_coll_op_t *gasnete_coll_op_start_alg(gasnete_coll_team_t *team,
                                                     const gasnete_coll_args_t *args,

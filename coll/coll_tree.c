@@ -18,12 +18,18 @@ void gasnete_coll_treepos_init(gasnete_coll_treepos_t *pos, const gasnete_coll_o
   pos->vrank = gasnete_coll_rank_sub(op->team->myrank, op->args.root, size);
   pos->parent = pos->vrank ? gasnete_coll_tree_parent(kind, size, pos->vrank) : 0;
   pos->subtree = gasnete_coll_tree_subtree_size(kind, size, pos->vrank);
-  pos->nchildren = gasnete_coll_tree_children(kind, size, pos->vrank, NULL, 0);
-  pos->children = gasnete_coll_calloc(pos->nchildren, sizeof(gasnete_coll_tree_child_t));
-  gasnete_coll_tree_children(kind, size, pos->vrank, pos->children, pos->nchildren);
+  pos->nchildren =
+      gasnete_coll_tree_children(kind, size, pos->vrank, pos->few, GASNETE_COLL_TREEPOS_FEW);
+  pos->children = pos->few;
+  if (pos->nchildren > GASNETE_COLL_TREEPOS_FEW) {
+    pos->children = gasnete_coll_calloc(pos->nchildren, sizeof(gasnete_coll_tree_child_t));
+    gasnete_coll_tree_children(kind, size, pos->vrank, pos->children, pos->nchildren);
+  }
 }
 
-void gasnete_coll_treepos_free(gasnete_coll_treepos_t *pos) { free(pos->children); }
+void gasnete_coll_treepos_free(gasnete_coll_treepos_t *pos) {
+  if (pos->children != pos->few) free(pos->children);
+}
 
 void gasnete_coll_copy_vrank_to_real(void *real_buf, const gasnete_coll_op_t *op, uint64_t voffset,
                                      const void *data, size_t nbytes) {

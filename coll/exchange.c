@@ -37,7 +37,7 @@ typedef struct {
 } exchange_staggered_t;
 
 static void exchange_staggered_setup(gasnete_coll_op_t *op) {
-  op->priv = gasnete_coll_calloc(1, sizeof(exchange_staggered_t));
+  gasnete_coll_op_priv(op, sizeof(exchange_staggered_t));
 }
 
 static void exchange_staggered_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
@@ -65,7 +65,7 @@ static gasnete_coll_progress_t exchange_staggered_progress(gasnete_coll_op_t *op
   return GASNETE_COLL_DONE;
 }
 
-static void exchange_free_priv(gasnete_coll_op_t *op) { free(op->priv); }
+static void exchange_free_priv(gasnete_coll_op_t *op) { gasnete_coll_op_priv_free(op); }
 
 /* ------------------------------------------------------------ bruck */
 typedef struct {

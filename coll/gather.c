@@ -24,12 +24,11 @@ typedef struct {
 } gather_tree_t;
 
 static void gather_tree_setup(gasnete_coll_op_t *op) {
-  gather_tree_t *g = gasnete_coll_calloc(1, sizeof(*g));
+  gather_tree_t *g = gasnete_coll_op_priv(op, sizeof(*g));
   gasnete_coll_treepos_init(&g->pos, op);
   if (g->pos.vrank != 0 && g->pos.subtree > 1)
     g->buf = gasnete_coll_malloc((size_t)g->pos.subtree * op->args.nbytes);
   g->state = GATHER_COLLECT;
-  op->priv = g;
 }
 
 /* Offsets are relative to the receiver's run: the root's run is every
@@ -76,7 +75,7 @@ static void gather_tree_cleanup(gasnete_coll_op_t *op) {
   gather_tree_t *g = op->priv;
   free(g->buf);
   gasnete_coll_treepos_free(&g->pos);
-  free(g);
+  gasnete_coll_op_priv_free(op);
 }
 
 static int gather_any(const gasnete_coll_args_t *a, gasnet_node_t size) {

@@ -44,10 +44,9 @@ static uint32_t dissem_count(gasnet_node_t size, unsigned round) {
 }
 
 static void gather_all_dissem_setup(gasnete_coll_op_t *op) {
-  gather_all_dissem_t *d = gasnete_coll_calloc(1, sizeof(*d));
+  gather_all_dissem_t *d = gasnete_coll_op_priv(op, sizeof(*d));
   d->nrounds = gasnete_coll_log2_ceil(op->team->size);
   d->received = gasnete_coll_calloc(d->nrounds, sizeof(size_t));
-  op->priv = d;
 }
 
 static void gather_all_dissem_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
@@ -97,7 +96,7 @@ static gasnete_coll_progress_t gather_all_dissem_progress(gasnete_coll_op_t *op)
 static void gather_all_dissem_cleanup(gasnete_coll_op_t *op) {
   gather_all_dissem_t *d = op->priv;
   free(d->received);
-  free(d);
+  gasnete_coll_op_priv_free(op);
 }
 
 /* ------------------------------------------------------------ flat (staggered) */
@@ -107,7 +106,7 @@ typedef struct {
 } gather_all_flat_t;
 
 static void gather_all_flat_setup(gasnete_coll_op_t *op) {
-  op->priv = gasnete_coll_calloc(1, sizeof(gather_all_flat_t));
+  gasnete_coll_op_priv(op, sizeof(gather_all_flat_t));
 }
 
 static void gather_all_flat_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
@@ -133,7 +132,7 @@ static gasnete_coll_progress_t gather_all_flat_progress(gasnete_coll_op_t *op) {
   return GASNETE_COLL_DONE;
 }
 
-static void gather_all_free_priv(gasnete_coll_op_t *op) { free(op->priv); }
+static void gather_all_free_priv(gasnete_coll_op_t *op) { gasnete_coll_op_priv_free(op); }
 
 /* ------------------------------------------------------------ gather + broadcast */
 extern const gasnete_coll_alg_t gasnete_coll_gather_algs[];

@@ -7,6 +7,7 @@ COLL_SOURCES = \
 	coll/coll_args.c \
 	coll/coll_composite.c \
 	coll/coll_dump.c \
+	coll/coll_early.c \
 	coll/coll_engine.c \
 	coll/coll_handle.c \
 	coll/coll_images.c \
@@ -37,7 +38,7 @@ COLL_SOURCES = \
 	coll/team_split.c \
 	coll/trees.c
 COLL_CPPFLAGS = $(PUBLIC_CPPFLAGS) -DGASNETI_CONDUIT_NEUTRAL
-noinst_HEADERS += coll/coll_internal.h coll/coll_composite.h coll/coll_putfan.h coll/coll_readfan.h \
+noinst_HEADERS += coll/coll_internal.h coll/coll_composite.h coll/coll_early.h coll/coll_putfan.h coll/coll_readfan.h \
 	coll/coll_tree.h coll/trees.h coll/reduce_apply.h coll/reduce_layout.h \
 	coll/coll_images.h coll/images_reduce.h
 include_HEADERS += include/gasnet_coll.h

@@ -24,13 +24,12 @@ typedef struct {
 } scatter_tree_t;
 
 static void scatter_tree_setup(gasnete_coll_op_t *op) {
-  scatter_tree_t *s = gasnete_coll_calloc(1, sizeof(*s));
+  scatter_tree_t *s = gasnete_coll_op_priv(op, sizeof(*s));
   gasnete_coll_treepos_init(&s->pos, op);
   if (s->pos.vrank != 0)
     s->buf = s->pos.subtree == 1 ? op->args.dst
                                  : gasnete_coll_malloc((size_t)s->pos.subtree * op->args.nbytes);
   s->state = SCATTER_AWAIT_DATA;
-  op->priv = s;
 }
 
 static void scatter_tree_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
@@ -82,7 +81,7 @@ static void scatter_tree_cleanup(gasnete_coll_op_t *op) {
   scatter_tree_t *s = op->priv;
   if (s->buf && s->buf != op->args.dst) free(s->buf);
   gasnete_coll_treepos_free(&s->pos);
-  free(s);
+  gasnete_coll_op_priv_free(op);
 }
 
 static int scatter_any(const gasnete_coll_args_t *a, gasnet_node_t size) {

@@ -121,10 +121,34 @@ void gasnete_coll_select_init(void) {
   gasnete_coll_direct_init();
 }
 
+/* The default policy names its choices with string constants: remember
+ * what each (kind, name) found, so a call costs no string compares. A
+ * slot is claimed once (its name set last, with a compare-and-swap) and
+ * never changes, so threads may read it without a lock; a name whose slot
+ * is taken is looked up each time. */
+#define GASNETE_COLL_NAME_CACHE 64u
+typedef struct {
+  const char *name; /* atomic: set once, after kind and alg */
+  gasnete_coll_kind_t kind;
+  const gasnete_coll_alg_t *alg;
+  int claimed; /* atomic */
+} gasnete_coll_name_slot_t;
+static gasnete_coll_name_slot_t gasnete_coll_name_cache[GASNETE_COLL_NAME_CACHE];
+
 static const gasnete_coll_alg_t *gasnete_coll_by_name(gasnete_coll_kind_t kind, const char *name) {
+  unsigned h = (unsigned)(((uintptr_t)name >> 3) * 31u + (unsigned)kind);
+  gasnete_coll_name_slot_t *slot = &gasnete_coll_name_cache[h % GASNETE_COLL_NAME_CACHE];
+  if (__atomic_load_n(&slot->name, __ATOMIC_ACQUIRE) == name && slot->kind == kind) return slot->alg;
   const gasnete_coll_alg_t *alg = gasnete_coll_find_alg(&gasnete_coll_tables[kind], name);
   if (!alg) gasneti_fatalerror("gasnet_coll: internal: no %s algorithm \"%s\"",
                                gasnete_coll_tables[kind].op_name, name);
+  int unclaimed = 0;
+  if (__atomic_compare_exchange_n(&slot->claimed, &unclaimed, 1, 0, __ATOMIC_ACQ_REL,
+                                  __ATOMIC_ACQUIRE)) {
+    slot->kind = kind;
+    slot->alg = alg;
+    __atomic_store_n(&slot->name, name, __ATOMIC_RELEASE);
+  }
   return alg;
 }
 
