@@ -97,6 +97,30 @@ void gasnete_coll_early_replay(uint32_t team_id, uint32_t seq, gasnete_coll_op_t
   }
 }
 
+int gasnete_coll_early_take(uint32_t team_id, uint32_t seq, size_t bytes,
+                            void (*take)(void *ctx, const gasnete_coll_msg_t *msg), void *ctx) {
+  gasnete_coll_early_t **head = &gasnete_coll_early_buckets[gasnete_coll_early_bucket(team_id, seq)];
+  size_t have = 0;
+  for (gasnete_coll_early_t *e = *head; e; e = e->next)
+    if (e->seq == seq && e->team_id == team_id) {
+      if (!e->msg.nbytes) return 0; /* a signal: not for a quick path */
+      have += e->msg.nbytes;
+    }
+  if (have != bytes) return 0;
+  gasnete_coll_early_t **p = head;
+  while (*p) {
+    gasnete_coll_early_t *e = *p;
+    if (e->seq == seq && e->team_id == team_id) {
+      *p = e->next;
+      take(ctx, &e->msg);
+      gasnete_coll_early_release(e);
+    } else {
+      p = &e->next;
+    }
+  }
+  return 1;
+}
+
 void gasnete_coll_early_drop_team(uint32_t team_id) {
   for (unsigned b = 0; b < GASNETE_COLL_EARLY_BUCKETS; b++) {
     gasnete_coll_early_t **p = &gasnete_coll_early_buckets[b];

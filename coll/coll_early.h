@@ -27,6 +27,13 @@ extern void gasnete_coll_early_store(uint32_t team_id, uint32_t seq, const gasne
  * and forget them. */
 extern void gasnete_coll_early_replay(uint32_t team_id, uint32_t seq, gasnete_coll_op_t *op,
                                       void (*deliver)(gasnete_coll_op_t *, const gasnete_coll_msg_t *));
+/* For an algorithm's quick path (gasnete_coll_alg_t.quick): when the
+ * messages stored for (team_id, seq) are data chunks that together hold
+ * exactly `bytes` bytes, hand each to take(ctx, msg) in arrival order,
+ * forget them and return 1; else leave them and return 0. */
+extern int gasnete_coll_early_take(uint32_t team_id, uint32_t seq, size_t bytes,
+                                   void (*take)(void *ctx, const gasnete_coll_msg_t *msg),
+                                   void *ctx);
 /* Drop everything stored for a team. */
 extern void gasnete_coll_early_drop_team(uint32_t team_id);
 

@@ -232,16 +232,69 @@ static gasnete_coll_op_t *gasnete_coll_op_pool;
 static unsigned gasnete_coll_op_pool_n;
 static uint32_t gasnete_coll_filed; /* ops filed on this node */
 
+/* Scratch blocks kept with an op record are at most this large. */
+#define GASNETE_COLL_SCRATCH_KEEP 4096u
+
+typedef struct gasnete_coll_scratch_extra_s {
+  struct gasnete_coll_scratch_extra_s *next;
+  uint64_t align;
+} gasnete_coll_scratch_extra_t;
+
+void *gasnete_coll_op_scratch(gasnete_coll_op_t *op, size_t nbytes) {
+  gasnete_coll_scratch_t *s = &op->scratch;
+  nbytes = (nbytes + 15) & ~(size_t)15;
+  s->want += nbytes;
+  if (!s->base) {
+    s->cap = s->hint > 512 ? s->hint : 512;
+    s->base = gasnete_coll_malloc(s->cap);
+  }
+  if (s->used + nbytes <= s->cap) {
+    void *p = s->base + s->used;
+    s->used += nbytes;
+    memset(p, 0, nbytes);
+    return p;
+  }
+  gasnete_coll_scratch_extra_t *e = gasnete_coll_calloc(1, sizeof(*e) + nbytes);
+  e->next = s->extra;
+  s->extra = e;
+  return e + 1;
+}
+
+void gasnete_coll_op_scratch_release(gasnete_coll_op_t *op, int all) {
+  gasnete_coll_scratch_t *s = &op->scratch;
+  while (s->extra) {
+    gasnete_coll_scratch_extra_t *e = s->extra;
+    s->extra = e->next;
+    free(e);
+  }
+  /* A block too small for this op is made again, as large as this op
+   * needed (if that is not too much to keep). */
+  if (all || s->want > s->cap) {
+    free(s->base);
+    s->base = NULL;
+    s->cap = 0;
+  }
+  s->hint = !all && s->want <= GASNETE_COLL_SCRATCH_KEEP ? s->want : 0;
+  s->want = 0;
+  s->used = 0;
+}
+
 static gasnete_coll_op_t *gasnete_coll_op_get(void) {
   gasnete_coll_op_t *op = gasnete_coll_op_pool;
-  if (!op) return gasnete_coll_malloc(sizeof(*op));
+  if (!op) {
+    op = gasnete_coll_malloc(sizeof(*op));
+    memset(&op->scratch, 0, sizeof(op->scratch));
+    return op;
+  }
   gasnete_coll_op_pool = op->next_live;
   gasnete_coll_op_pool_n--;
   return op;
 }
 
 static void gasnete_coll_op_put(gasnete_coll_op_t *op) {
-  if (gasnete_coll_op_pool_n == GASNETE_COLL_OP_POOL_MAX) {
+  int keep = gasnete_coll_op_pool_n < GASNETE_COLL_OP_POOL_MAX;
+  gasnete_coll_op_scratch_release(op, !keep);
+  if (!keep) {
     free(op);
     return;
   }
@@ -378,11 +431,38 @@ gasnete_coll_op_t *gasnete_coll_op_start_alg(gasnete_coll_team_t *team,
  * the aggregate's), is filed like any other, and its handle is returned.
  * Messages for it that arrive while it advances (a send may poll) wait in
  * the early-arrival store and are delivered before it is filed. */
+/* The algorithm's quick path, on a bare op; only without sync phases (the
+ * debug check, IN_ALLSYNC, OUT_ALLSYNC need an op). With the lock held. */
+static int gasnete_coll_op_quick(gasnete_coll_team_t *team, const gasnete_coll_args_t *args,
+                                 const gasnete_coll_alg_t *alg, const char *call) {
+#ifdef GASNET_DEBUG
+  if (team->size > 1) return 0;
+#endif
+  if (args->flags & (GASNET_COLL_IN_ALLSYNC | GASNET_COLL_OUT_ALLSYNC)) return 0;
+  gasnete_coll_op_t bare;
+  bare.team = team;
+  bare.args = *args;
+  bare.alg = alg;
+  bare.call = call;
+  bare.seq = team->next_seq;
+  bare.subphase = 0;
+  bare.owner = gasnete_coll_thread_token();
+  bare.priv = NULL;
+  if (!alg->quick(&bare)) return 0;
+  team->next_seq++;
+  return 1;
+}
+
 gasnete_coll_handle_t *gasnete_coll_op_start_call(gasnete_coll_team_t *team,
                                               const gasnete_coll_args_t *args,
                                               gasnete_coll_handle_t *handle, const char *call) {
   const gasnete_coll_alg_t *alg = gasnete_coll_select(args, team->size);
   gasnete_coll_lock();
+  if (!handle && alg->quick && !gasnete_coll_advancing &&
+      gasnete_coll_op_quick(team, args, alg, call)) {
+    gasnete_coll_unlock();
+    return NULL;
+  }
   gasnete_coll_op_t *op = gasnete_coll_op_make(team, args, alg, call);
   if (!handle && !gasnete_coll_advancing) {
     gasnete_coll_advancing = 1;

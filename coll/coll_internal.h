@@ -213,6 +213,13 @@ typedef struct gasnete_coll_alg_s {
   /* Take a message of this op (may run inside an AM handler). */
   void (*deliver)(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg);
   void (*cleanup)(gasnete_coll_op_t *op);
+  /* Optional: finish this node's part of a small collective without an op
+   * (gasnete_coll_op_start_call), on a bare op holding only the team,
+   * arguments, sequence number and call. Returns 1 when done (sends made,
+   * data placed), or 0 having done nothing, and the op is then made and
+   * run as usual. For eager sends and data that all arrived early
+   * (gasnete_coll_early_take). */
+  int (*quick)(gasnete_coll_op_t *op);
 } gasnete_coll_alg_t;
 
 /* ------------------------------------------------------------ ops */
@@ -223,6 +230,15 @@ typedef enum {
   GASNETE_COLL_OP_OUT_SYNC, /* OUT_ALLSYNC: waiting for every rank to finish */
   GASNETE_COLL_OP_DONE
 } gasnete_coll_op_state_t;
+
+/* Memory that lives as long as an op (gasnete_coll_op_scratch). */
+typedef struct {
+  char *base;
+  size_t cap, used;
+  size_t want;  /* asked for so far by this op */
+  size_t hint;  /* what the last op asked for: the size of the next base */
+  void *extra;  /* blocks beyond base, in a list */
+} gasnete_coll_scratch_t;
 
 struct gasnete_coll_op_s {
   gasnete_coll_op_t *next_live;   /* the active list (ops the poll advances) */
@@ -246,7 +262,18 @@ struct gasnete_coll_op_s {
   /* Room for a small algorithm state (gasnete_coll_op_priv); last, because
    * a recycled op is cleared only up to here. */
   uint64_t inline_priv[24];
+  /* Kept with a recycled op record (so not cleared): see below. */
+  gasnete_coll_scratch_t scratch;
 };
+
+/* Zeroed memory that lives until the op retires, carved out of a block
+ * kept with the op record, so an algorithm that needs several small
+ * buffers per call (reduce, scan) allocates nothing in the steady state.
+ * Never freed by the algorithm. */
+extern void *gasnete_coll_op_scratch(gasnete_coll_op_t *op, size_t nbytes);
+/* Give an op's scratch back (the engine, at retirement; a composite for
+ * its sub-ops, with all = 1 to free the block too). */
+extern void gasnete_coll_op_scratch_release(gasnete_coll_op_t *op, int all);
 
 /* The algorithm's state, zeroed: in the op itself when it fits (no
  * allocation for the common small states), else allocated. Free it with

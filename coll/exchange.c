@@ -7,9 +7,11 @@
  *    rank p + 2^k; finally block i holds the data from rank p-i.
  *  - put: staggered puts into every dst (dst in segment).
  *  - direct: rank me reads block me of every peer's src in one copy,
- *    staggered as put (coll_readfan.h). */
+ *    staggered as put (coll_readfan.h).
+ *  - pairwise, for large blocks: exchange_pairwise.c. */
 #include "coll_putfan.h"
 #include "coll_readfan.h"
+#include "coll_segmented.h"
 #include "trees.h"
 
 #include <stdlib.h>
@@ -207,6 +209,10 @@ const gasnete_coll_alg_t gasnete_coll_exchange_algs[] = {
     GASNETE_COLL_DIRECT_ALG(GASNETE_COLL_EXCHANGE,
                             "each rank reads its block of every src (cross-memory reads)",
                             exchange_direct_setup),
+    GASNETE_COLL_SEGMENTED_ALG("pairwise", GASNETE_COLL_EXCHANGE,
+                               "P-1 pairwise steps (XOR partners for powers of two) "
+                               "(flow-controlled)",
+                               gasnete_coll_exchange_pairwise),
 };
 const unsigned gasnete_coll_exchange_nalgs =
     sizeof(gasnete_coll_exchange_algs) / sizeof(gasnete_coll_exchange_algs[0]);

@@ -8,10 +8,12 @@
  *  - gather_bcast: a binomial gather to rank 0, then a binomial broadcast.
  *  - put: every rank puts its block into every dst (dst in segment).
  *  - direct: every rank reads every other rank's src into its dst in one
- *    copy each, staggered as flat (coll_readfan.h). */
+ *    copy each, staggered as flat (coll_readfan.h).
+ *  - ring, for large blocks: gather_all_ring.c. */
 #include "coll_composite.h"
 #include "coll_putfan.h"
 #include "coll_readfan.h"
+#include "coll_segmented.h"
 #include "trees.h"
 
 #include <stdlib.h>
@@ -212,6 +214,10 @@ const gasnete_coll_alg_t gasnete_coll_gather_all_algs[] = {
     GASNETE_COLL_DIRECT_ALG(GASNETE_COLL_GATHER_ALL,
                             "every rank reads every other rank's src (cross-memory reads)",
                             gather_all_direct_setup),
+    GASNETE_COLL_SEGMENTED_ALG("ring", GASNETE_COLL_GATHER_ALL,
+                               "P-1 steps round a ring, forwarding each block as it arrives "
+                               "(flow-controlled)",
+                               gasnete_coll_gather_all_ring),
 };
 const unsigned gasnete_coll_gather_all_nalgs =
     sizeof(gasnete_coll_gather_all_algs) / sizeof(gasnete_coll_gather_all_algs[0]);

@@ -52,8 +52,8 @@ typedef struct {
 
 /* Rows of a range: one per rotated row, or the single row 0 when the
  * function is commutative (each rank pre-reduces everything it holds). */
-static void reduce_range_init(reduce_range_t *r, const reduce_tree_t *t, gasnet_node_t root,
-                              uint32_t vrank, uint32_t nranks) {
+static void reduce_range_init(gasnete_coll_op_t *op, reduce_range_t *r, const reduce_tree_t *t,
+                              gasnet_node_t root, uint32_t vrank, uint32_t nranks) {
   r->vrank = vrank;
   r->nranks = nranks;
   r->any = gasnete_coll_layout_rows(&t->layout, root, vrank, nranks, &r->lo, &r->hi);
@@ -62,7 +62,7 @@ static void reduce_range_init(reduce_range_t *r, const reduce_tree_t *t, gasnet_
     r->hi = 1;
   }
   if (!r->any) r->lo = r->hi = 0;
-  r->partials = gasnete_coll_malloc((size_t)(r->hi - r->lo) * t->fn.elem_size);
+  r->partials = gasnete_coll_op_scratch(op, (size_t)(r->hi - r->lo) * t->fn.elem_size);
   r->received = 0;
 }
 
@@ -71,25 +71,26 @@ static int reduce_child_cmp(const void *a, const void *b) {
   return x->vrank < y->vrank ? -1 : x->vrank > y->vrank;
 }
 
+/* Everything lives in the op's scratch (freed when it retires). */
 static void reduce_tree_setup(gasnete_coll_op_t *op) {
   const gasnete_coll_args_t *a = &op->args;
-  reduce_tree_t *t = gasnete_coll_calloc(1, sizeof(*t));
+  reduce_tree_t *t = gasnete_coll_op_scratch(op, sizeof(*t));
+  op->priv = t;
   gasnete_coll_treepos_init(&t->pos, op);
   t->layout = gasnete_coll_layout_make(a->red.src_blksz, a->red.src_offset, a->red.elem_count,
                                        op->team->size);
-  gasnete_coll_apply_init(&t->fn, a->red.func, a->red.func_arg, a->red.elem_size);
-  reduce_range_init(&t->mine, t, a->root, t->pos.vrank, t->pos.subtree);
-  t->have = gasnete_coll_calloc((size_t)(t->mine.hi - t->mine.lo), 1);
+  gasnete_coll_apply_init_in(&t->fn, a->red.func, a->red.func_arg, a->red.elem_size,
+                             gasnete_coll_op_scratch(op, a->red.elem_size));
+  reduce_range_init(op, &t->mine, t, a->root, t->pos.vrank, t->pos.subtree);
+  t->have = gasnete_coll_op_scratch(op, (size_t)(t->mine.hi - t->mine.lo));
   t->nchildren = t->pos.nchildren;
-  gasnete_coll_tree_child_t *sorted = gasnete_coll_calloc(t->nchildren, sizeof(*sorted));
+  gasnete_coll_tree_child_t *sorted = gasnete_coll_op_scratch(op, t->nchildren * sizeof(*sorted));
   memcpy(sorted, t->pos.children, t->nchildren * sizeof(*sorted));
   qsort(sorted, t->nchildren, sizeof(*sorted), reduce_child_cmp);
-  t->children = gasnete_coll_calloc(t->nchildren, sizeof(reduce_range_t));
+  t->children = gasnete_coll_op_scratch(op, t->nchildren * sizeof(reduce_range_t));
   for (uint32_t i = 0; i < t->nchildren; i++)
-    reduce_range_init(&t->children[i], t, a->root, sorted[i].vrank, sorted[i].subtree_size);
-  free(sorted);
+    reduce_range_init(op, &t->children[i], t, a->root, sorted[i].vrank, sorted[i].subtree_size);
   t->state = REDUCE_LOCAL;
-  op->priv = t;
 }
 
 static void reduce_tree_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
@@ -193,13 +194,7 @@ static gasnete_coll_progress_t reduce_tree_progress(gasnete_coll_op_t *op) {
 
 static void reduce_tree_cleanup(gasnete_coll_op_t *op) {
   reduce_tree_t *t = op->priv;
-  for (uint32_t i = 0; i < t->nchildren; i++) free(t->children[i].partials);
-  free(t->children);
-  free(t->mine.partials);
-  free(t->have);
-  gasnete_coll_apply_free(&t->fn);
-  gasnete_coll_treepos_free(&t->pos);
-  free(t);
+  gasnete_coll_treepos_free(&t->pos); /* the rest is the op's scratch */
 }
 
 static int reduce_any(const gasnete_coll_args_t *a, gasnet_node_t size) {
