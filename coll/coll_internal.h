@@ -362,6 +362,7 @@ extern void gasnete_coll_select_init(void);
  * every node: the direct algorithms are eligible only then. */
 extern int gasnete_coll_direct_eligible(const gasnete_coll_args_t *args, gasnet_node_t size);
 extern size_t gasnete_coll_select_direct_threshold(void);
+extern size_t gasnete_coll_select_flow_threshold(void);
 
 
 /* coll_progress.c: the optional progress thread. */

@@ -5,9 +5,11 @@
  *    parent once complete; the root places runs straight into dst.
  *  - flat put: every rank puts its block into the root's dst.
  *  - direct: the root reads every rank's src in one copy each
- *    (coll_readfan.h). */
+ *    (coll_readfan.h).
+ *  - flow, for large blocks: rooted_flow.c. */
 #include "coll_putfan.h"
 #include "coll_readfan.h"
+#include "coll_segmented.h"
 #include "coll_tree.h"
 
 #include <stdlib.h>
@@ -167,6 +169,10 @@ const gasnete_coll_alg_t gasnete_coll_gather_algs[] = {
     GASNETE_COLL_DIRECT_ALG(GASNETE_COLL_GATHER,
                             "the root reads every rank's src (cross-memory reads)",
                             gather_direct_setup),
+    GASNETE_COLL_ROOTED_FLOW_ALG(GASNETE_COLL_GATHER,
+                                 "every rank sends its block once the root has announced itself "
+                                 "(flow-controlled)",
+                                 gasnete_coll_gather_flow),
 };
 const unsigned gasnete_coll_gather_nalgs =
     sizeof(gasnete_coll_gather_algs) / sizeof(gasnete_coll_gather_algs[0]);

@@ -36,6 +36,7 @@ COLL_SOURCES = \
 	coll/reduce_args.c \
 	coll/reduce_builtin.c \
 	coll/reduce_layout.c \
+	coll/rooted_flow.c \
 	coll/scan.c \
 	coll/scan_chain.c \
 	coll/scatter.c \

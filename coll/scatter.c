@@ -5,9 +5,11 @@
  *    and forwards each child's run. Leaves receive straight into dst.
  *  - flat put: the root puts each block into its rank's dst.
  *  - direct: each rank reads its block of the root's src in one copy
- *    (coll_readfan.h). */
+ *    (coll_readfan.h).
+ *  - flow, for large blocks: rooted_flow.c. */
 #include "coll_putfan.h"
 #include "coll_readfan.h"
+#include "coll_segmented.h"
 #include "coll_tree.h"
 
 #include <stdlib.h>
@@ -170,6 +172,10 @@ const gasnete_coll_alg_t gasnete_coll_scatter_algs[] = {
     GASNETE_COLL_DIRECT_ALG(GASNETE_COLL_SCATTER,
                             "each rank reads its block of the root's src (cross-memory reads)",
                             scatter_direct_setup),
+    GASNETE_COLL_ROOTED_FLOW_ALG(GASNETE_COLL_SCATTER,
+                                 "root sends each block once its rank has announced itself "
+                                 "(flow-controlled)",
+                                 gasnete_coll_scatter_flow),
 };
 const unsigned gasnete_coll_scatter_nalgs =
     sizeof(gasnete_coll_scatter_algs) / sizeof(gasnete_coll_scatter_algs[0]);

@@ -4,8 +4,10 @@
  * the valid ones); a forced algorithm that cannot serve a call (a put-based
  * one without DST_IN_SEGMENT) gives way to the default choice. */
 #include "coll_internal.h"
+#include "scan_chain.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
@@ -42,11 +44,21 @@ static gasnete_coll_alg_table_t gasnete_coll_tables[GASNETE_COLL_KIND_COUNT] = {
  * destination beats AM chunks (which copy twice); GASNET_COLL_PUT_THRESHOLD. */
 static size_t gasnete_coll_put_threshold = 8192;
 
+/* At and above this many bytes per block, the flow-controlled algorithms
+ * (coll_flow.h: broadcast pipe, scatter and gather flow, gather_all ring,
+ * exchange pairwise) replace the eager AM ones, whose receivers would
+ * otherwise take large data through the early-arrival store;
+ * GASNET_COLL_FLOW_THRESHOLD. */
+static size_t gasnete_coll_flow_threshold = 131072;
+
 /* At and above this many bytes per block, a broadcast, scatter or gather
  * out of the segment reads peers' buffers directly where the conduit
- * allows (a gather_all from 8 times it; docs/collectives.md has the
- * measurements); GASNET_COLL_DIRECT_THRESHOLD. */
-static size_t gasnete_coll_direct_threshold = 32768;
+ * allows (a gather_all from 8 times it); GASNET_COLL_DIRECT_THRESHOLD.
+ * Off by default: on the smp conduit a cross-memory read copies at about
+ * a quarter of memcpy's speed, and the AM algorithms beat it at every
+ * size measured (docs/collectives.md, "Direct algorithms"). */
+#define GASNETE_COLL_DIRECT_OFF SIZE_MAX
+static size_t gasnete_coll_direct_threshold = GASNETE_COLL_DIRECT_OFF;
 /* gasneti_xmem_available for every node of the job: a team's members are
  * among them, and the conduit's answer is the same on every node, so this
  * is too (every node must choose the same algorithm). */
@@ -118,6 +130,8 @@ void gasnete_coll_select_init(void) {
   }
   gasnete_coll_put_threshold =
       gasnete_coll_env_bytes("GASNET_COLL_PUT_THRESHOLD", gasnete_coll_put_threshold);
+  gasnete_coll_flow_threshold =
+      gasnete_coll_env_bytes("GASNET_COLL_FLOW_THRESHOLD", gasnete_coll_flow_threshold);
   gasnete_coll_direct_init();
 }
 
@@ -152,37 +166,49 @@ static const gasnete_coll_alg_t *gasnete_coll_by_name(gasnete_coll_kind_t kind, 
   return alg;
 }
 
-/* The default policy, from measurements on the smp and mpi conduits
- * (docs/collectives.md has the numbers). */
+/* The default policy, from measurements on the smp conduit at 2 and 4
+ * processes on 2 cores (docs/collectives.md, "How the selector was
+ * tuned"): eager AM algorithms below the flow threshold (flat up to 4
+ * ranks, where every receiver hears from the root at once; trees above),
+ * flow-controlled ones from it, put when the destination is in the
+ * segment. */
 static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a, gasnet_node_t size) {
   int put_ok = (a->flags & GASNET_COLL_DST_IN_SEGMENT) && a->nbytes >= gasnete_coll_put_threshold;
   int direct_ok = gasnete_coll_xmem_all && a->nbytes >= gasnete_coll_direct_threshold;
+  int large = a->nbytes >= gasnete_coll_flow_threshold;
+  int few = size <= 4;
+  if (put_ok && a->kind <= GASNETE_COLL_EXCHANGE) return "put";
   switch (a->kind) {
-    /* Out of the segment, a direct read (one copy) beats AM chunks (two)
-     * from 32 KiB; in it, the root's puts beat the reads (a read pins the
-     * peer's pages). Exchange's direct form is not chosen: it did not win
-     * consistently (docs/collectives.md). */
+    /* Past 4 ranks on 2 cores the eager trees stayed ahead of the
+     * handshakes, so only the pipe, whose chain spreads the copies, and
+     * only up to 4 ranks. */
     case GASNETE_COLL_BROADCAST:
+      if (direct_ok) return "direct";
+      if (large && few) return "pipe";
+      return few ? "flat" : "binomial";
     case GASNETE_COLL_SCATTER:
     case GASNETE_COLL_GATHER:
-      if (put_ok) return "put";
-      return direct_ok ? "direct" : (size <= 3 ? "flat" : "binomial");
-    /* Every rank reads P-1 blocks, one after another on its polling
-     * thread, while flat's AM chunks flow both ways at once: reads win
-     * only from 256 KiB at 2 and 4 nodes, so 8 times the threshold
-     * (divided, so a huge threshold cannot overflow). */
+      if (direct_ok) return "direct";
+      if (large) return "flow";
+      return few ? "flat" : "binomial";
+    /* Every rank sends P-1 blocks: flat while they are small, the ring's
+     * one neighbour each way for large ones. */
     case GASNETE_COLL_GATHER_ALL:
-      if (put_ok) return "put";
       if (gasnete_coll_xmem_all && a->nbytes / 8 >= gasnete_coll_direct_threshold) return "direct";
-      return size <= 4 ? "flat" : "dissem";
+      if (large) return "ring";
+      return few ? "flat" : "dissem";
     case GASNETE_COLL_EXCHANGE:
-      if (put_ok) return "put";
+      if (large) return "pairwise";
       return (a->nbytes <= 64 && size > 4) ? "bruck" : "staggered";
     /* Reduce sends one small partial per subtree (per row when
      * non-commutative): a flat tree's root does the fewest hops while it
      * has few children. */
-    case GASNETE_COLL_REDUCE: return size <= 3 ? "flat" : "binomial";
-    case GASNETE_COLL_SCAN: return "dissem";
+    case GASNETE_COLL_REDUCE: return few ? "flat" : "binomial";
+    /* The chain where it applies (arrays of one row): nobody waits for a
+     * higher rank, so back-to-back scans flow; its P-1 hops cost more
+     * than the dissemination's log2(P) rounds for larger teams. */
+    case GASNETE_COLL_SCAN:
+      return size <= 8 && gasnete_coll_scan_chain_eligible(a, size) ? "chain" : "dissem";
     default: break;
   }
   return NULL;
@@ -202,3 +228,4 @@ gasnete_coll_alg_table_view_t gasnete_coll_select_table(gasnete_coll_kind_t kind
 
 size_t gasnete_coll_select_put_threshold(void) { return gasnete_coll_put_threshold; }
 size_t gasnete_coll_select_direct_threshold(void) { return gasnete_coll_direct_threshold; }
+size_t gasnete_coll_select_flow_threshold(void) { return gasnete_coll_flow_threshold; }

@@ -20,6 +20,7 @@ COLL_TESTS_LINK_FLAGS = $(AM_LDFLAGS) -no-install
 check_PROGRAMS += \
 	tests/coll/testcoll \
 	tests/coll/testcollnb tests/coll/testcollnb-par \
+	tests/coll/testsoak \
 	tests/coll/testcollerr \
 	tests/coll/testreduce \
 	tests/coll/testteam \
@@ -33,6 +34,11 @@ tests_coll_testcoll_SOURCES = tests/coll/testcoll.c
 tests_coll_testcoll_CPPFLAGS = $(COLL_TESTS_SEQ_CPPFLAGS)
 tests_coll_testcoll_LDADD = $(COLL_TESTS_SEQ_LIBS)
 tests_coll_testcoll_LDFLAGS = $(COLL_TESTS_LINK_FLAGS)
+
+tests_coll_testsoak_SOURCES = tests/coll/testsoak.c
+tests_coll_testsoak_CPPFLAGS = $(COLL_TESTS_SEQ_CPPFLAGS)
+tests_coll_testsoak_LDADD = $(COLL_TESTS_SEQ_LIBS)
+tests_coll_testsoak_LDFLAGS = $(COLL_TESTS_LINK_FLAGS)
 
 tests_coll_testcollnb_SOURCES = tests/coll/testcollnb.c
 tests_coll_testcollnb_CPPFLAGS = $(COLL_TESTS_SEQ_CPPFLAGS)

@@ -207,6 +207,7 @@ check_PROGRAMS += \
 	tests/mpi/conf/tests/coll/testcoll \
 	tests/mpi/conf/tests/coll/testcollnb \
 	tests/mpi/conf/tests/coll/testcollnb-par \
+	tests/mpi/conf/tests/coll/testsoak \
 	tests/mpi/conf/tests/coll/testcollerr \
 	tests/mpi/conf/tests/coll/testreduce \
 	tests/mpi/conf/tests/coll/testteam \
@@ -223,6 +224,11 @@ tests_mpi_conf_tests_coll_testcoll_SOURCES = tests/coll/testcoll.c
 tests_mpi_conf_tests_coll_testcoll_CPPFLAGS = $(MPI_TESTS_SEQ_CPPFLAGS)
 tests_mpi_conf_tests_coll_testcoll_LDADD = $(MPI_COLL_SEQ_LIBS)
 tests_mpi_conf_tests_coll_testcoll_LDFLAGS = $(MPI_TESTS_LINK_FLAGS)
+
+tests_mpi_conf_tests_coll_testsoak_SOURCES = tests/coll/testsoak.c
+tests_mpi_conf_tests_coll_testsoak_CPPFLAGS = $(MPI_TESTS_SEQ_CPPFLAGS)
+tests_mpi_conf_tests_coll_testsoak_LDADD = $(MPI_COLL_SEQ_LIBS)
+tests_mpi_conf_tests_coll_testsoak_LDFLAGS = $(MPI_TESTS_LINK_FLAGS)
 
 tests_mpi_conf_tests_coll_testcollnb_SOURCES = tests/coll/testcollnb.c
 tests_mpi_conf_tests_coll_testcollnb_CPPFLAGS = $(MPI_TESTS_SEQ_CPPFLAGS)

@@ -81,8 +81,8 @@ static int op_computes(int op) { return op >= OP_REDUCE; }
  * gather_all.c, exchange.c), to know which ops a -a name applies to. */
 static const char *const op_algs[OP_COUNT][9] = {
     {"flat", "binomial", "binary", "knomial", "put", "direct", "pipe", "scatter_allgather", NULL},
-    {"flat", "binomial", "binary", "knomial", "put", "direct", NULL},
-    {"flat", "binomial", "binary", "knomial", "put", "direct", NULL},
+    {"flat", "binomial", "binary", "knomial", "put", "direct", "flow", NULL},
+    {"flat", "binomial", "binary", "knomial", "put", "direct", "flow", NULL},
     {"dissem", "flat", "gather_bcast", "put", "direct", "ring", NULL},
     {"staggered", "bruck", "put", "direct", "pairwise", NULL},
     {"flat", "binomial", "binary", "knomial", NULL, NULL, NULL},
