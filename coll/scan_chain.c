@@ -16,6 +16,8 @@
 #include "reduce_layout.h"
 #include "scan_chain.h"
 
+#include "coll_early.h"
+
 #define SCAN_CHAIN_STEP_CARRY 0u
 
 typedef enum {
@@ -122,6 +124,37 @@ gasnete_coll_progress_t gasnete_coll_scan_chain_progress(gasnete_coll_op_t *op) 
 }
 
 void gasnete_coll_scan_chain_cleanup(gasnete_coll_op_t *op) { (void)op; /* all in the op's scratch */ }
+
+/* Without an op, for small elements: rank 0, and a rank whose prefix from
+ * rank p - 1 arrived early, run every step at once, on the stack. */
+#define SCAN_CHAIN_QUICK_ELEM 64u
+
+static void scan_chain_take(void *before, const gasnete_coll_msg_t *msg) {
+  memcpy((char *)before + msg->offset, msg->data, msg->nbytes);
+}
+
+int gasnete_coll_scan_chain_quick(gasnete_coll_op_t *op) {
+  const gasnete_coll_reduce_args_t *r = &op->args.red;
+  size_t es = r->elem_size;
+  if (es > SCAN_CHAIN_QUICK_ELEM) return 0;
+  char scratch[SCAN_CHAIN_QUICK_ELEM], own[SCAN_CHAIN_QUICK_ELEM];
+  char before[SCAN_CHAIN_QUICK_ELEM + 1] = {0}, pass[SCAN_CHAIN_QUICK_ELEM + 1];
+  if (op->team->myrank > 0 &&
+      !gasnete_coll_early_take(op->team->id, op->seq, es + 1, scan_chain_take, before))
+    return 0;
+  scan_chain_t c = {0};
+  gasnete_coll_layout_t l =
+      gasnete_coll_layout_make(r->dst_blksz, r->dst_offset, r->elem_count, op->team->size);
+  c.n = gasnete_coll_layout_local_run(&l, op->team->myrank, &c.local);
+  gasnete_coll_apply_init_in(&c.fn, r->func, r->func_arg, es, scratch);
+  c.own = own;
+  c.before = before;
+  c.pass = pass;
+  if (c.n) gasnete_coll_apply_reduce(&c.fn, c.own, (const char *)op->args.src + c.local * es, c.n);
+  if (op->team->myrank + 1 < op->team->size) scan_chain_pass(op, &c);
+  scan_chain_write(op, &c);
+  return 1;
+}
 
 /* One row: every rank holds at most one block, in rank order; and src is
  * laid out as dst, so no staging. */
