@@ -11,6 +11,7 @@
  *    copy each, staggered as flat (coll_readfan.h).
  *  - ring, for large blocks: gather_all_ring.c. */
 #include "coll_composite.h"
+#include "coll_early.h"
 #include "coll_putfan.h"
 #include "coll_readfan.h"
 #include "coll_segmented.h"
@@ -117,21 +118,39 @@ static void gather_all_flat_deliver(gasnete_coll_op_t *op, const gasnete_coll_ms
   __atomic_fetch_add(&f->received, msg->nbytes, __ATOMIC_ACQ_REL);
 }
 
-static gasnete_coll_progress_t gather_all_flat_progress(gasnete_coll_op_t *op) {
-  gather_all_flat_t *f = op->priv;
+/* Every other rank's block, staggered (p+1, p+2, ...), and my own. */
+static void gather_all_flat_send(gasnete_coll_op_t *op) {
   gasnet_node_t size = op->team->size, me = op->team->myrank;
   size_t nb = op->args.nbytes;
+  uint32_t tag = gasnete_coll_tag(GASNETE_COLL_TAG_ALG, GATHER_ALL_STEP_DATA, 0);
+  for (gasnet_node_t k = 1; k < size; k++)
+    gasnete_coll_send_data(op, gasnete_coll_rank_add(me, k, size), tag, (uint64_t)me * nb,
+                           op->args.src, nb);
+  gather_all_own_block(op);
+}
+
+static gasnete_coll_progress_t gather_all_flat_progress(gasnete_coll_op_t *op) {
+  gather_all_flat_t *f = op->priv;
+  size_t nb = op->args.nbytes;
   if (!f->sent) {
-    uint32_t tag = gasnete_coll_tag(GASNETE_COLL_TAG_ALG, GATHER_ALL_STEP_DATA, 0);
-    for (gasnet_node_t k = 1; k < size; k++)
-      gasnete_coll_send_data(op, gasnete_coll_rank_add(me, k, size), tag, (uint64_t)me * nb,
-                             op->args.src, nb);
-    gather_all_own_block(op);
+    gather_all_flat_send(op);
     f->sent = 1;
   }
-  if (__atomic_load_n(&f->received, __ATOMIC_ACQUIRE) < (size_t)(size - 1) * nb)
+  if (__atomic_load_n(&f->received, __ATOMIC_ACQUIRE) < (size_t)(op->team->size - 1) * nb)
     return GASNETE_COLL_WAITING;
   return GASNETE_COLL_DONE;
+}
+
+static void gather_all_take(void *dst, const gasnete_coll_msg_t *msg) {
+  memcpy((char *)dst + msg->offset, msg->data, msg->nbytes);
+}
+
+/* Without an op: when every other block arrived early, take them and send. */
+static int gather_all_flat_quick(gasnete_coll_op_t *op) {
+  size_t want = (size_t)(op->team->size - 1) * op->args.nbytes;
+  if (!gasnete_coll_early_take(op->team->id, op->seq, want, gather_all_take, op->args.dst)) return 0;
+  gather_all_flat_send(op);
+  return 1;
 }
 
 static void gather_all_free_priv(gasnete_coll_op_t *op) { gasnete_coll_op_priv_free(op); }
@@ -204,7 +223,7 @@ const gasnete_coll_alg_t gasnete_coll_gather_all_algs[] = {
      gather_all_dissem_deliver, gather_all_dissem_cleanup},
     {"flat", "every rank sends its block to every other, staggered", GASNETE_COLL_GATHER_ALL, 0,
      gather_all_any, gather_all_flat_setup, gather_all_flat_progress, gather_all_flat_deliver,
-     gather_all_free_priv},
+     gather_all_free_priv, gather_all_flat_quick},
     {"gather_bcast", "binomial gather to rank 0, then binomial broadcast", GASNETE_COLL_GATHER_ALL,
      0, gather_all_any, gather_all_gb_setup, gather_all_gb_progress, gather_all_gb_deliver,
      gather_all_gb_cleanup},

@@ -51,6 +51,9 @@ static size_t gasnete_coll_put_threshold = 8192;
  * GASNET_COLL_FLOW_THRESHOLD. */
 static size_t gasnete_coll_flow_threshold = 131072;
 
+/* Above 3 ranks, the chain scan only for fewer bytes a rank than this. */
+#define GASNETE_COLL_CHAIN_SCAN_MAX 32768u
+
 /* At and above this many bytes per block, a broadcast, scatter or gather
  * out of the segment reads peers' buffers directly where the conduit
  * allows (a gather_all from 8 times it); GASNET_COLL_DIRECT_THRESHOLD.
@@ -205,10 +208,15 @@ static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a, gasne
      * has few children. */
     case GASNETE_COLL_REDUCE: return few ? "flat" : "binomial";
     /* The chain where it applies (arrays of one row): nobody waits for a
-     * higher rank, so back-to-back scans flow; its P-1 hops cost more
-     * than the dissemination's log2(P) rounds for larger teams. */
-    case GASNETE_COLL_SCAN:
-      return size <= 8 && gasnete_coll_scan_chain_eligible(a, size) ? "chain" : "dissem";
+     * higher rank, so back-to-back scans flow. Its P-1 hops cost more than
+     * the dissemination's log2(P) rounds for larger teams, and at 4 ranks
+     * from 32 KiB a rank (its carry waits for every lower rank's pass over
+     * its elements). */
+    case GASNETE_COLL_SCAN: {
+      size_t per_rank = a->red.elem_size * (a->red.elem_count / size);
+      int chain = size <= 3 || (size <= 8 && per_rank < GASNETE_COLL_CHAIN_SCAN_MAX);
+      return chain && gasnete_coll_scan_chain_eligible(a, size) ? "chain" : "dissem";
+    }
     default: break;
   }
   return NULL;
