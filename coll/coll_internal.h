@@ -75,6 +75,14 @@ struct gasnete_coll_team_s {
   gasnet_image_t frees; /* gasnet_coll_team_free calls so far (one per image) */
   uint32_t live_ops;                /* started and not yet retired */
   gasnete_coll_team_barrier_t barrier;
+  /* The selector's last choice for a data-movement op of this team
+   * (gasnete_coll_select_for_team; engine lock held). */
+  struct {
+    const struct gasnete_coll_alg_s *alg; /* NULL: none yet */
+    gasnete_coll_kind_t kind;
+    size_t nbytes;
+    int flags;
+  } last_choice;
   uint64_t calls[GASNETE_COLL_KIND_COUNT]; /* the profile */
   uint64_t bytes[GASNETE_COLL_KIND_COUNT];
   gasnete_coll_team_t *next;        /* this node's live teams */
@@ -356,6 +364,10 @@ extern gasnete_coll_alg_table_view_t gasnete_coll_select_table(gasnete_coll_kind
 extern size_t gasnete_coll_select_put_threshold(void);
 extern const gasnete_coll_alg_t *gasnete_coll_select(const gasnete_coll_args_t *args,
                                                      gasnet_node_t size);
+/* The same, remembering the team's last choice for the data-movement ops
+ * (a stream of like calls then skips the policy); engine lock held. */
+extern const gasnete_coll_alg_t *gasnete_coll_select_for_team(gasnete_coll_team_t *team,
+                                                              const gasnete_coll_args_t *args);
 extern void gasnete_coll_select_init(void);
 /* Can every node of the job be read with gasneti_xmem_read? Decided once
  * at gasnet_coll_init from the conduit's job-wide answer, so the same on
