@@ -281,7 +281,12 @@ int main(int argc, char **argv) {
 #ifndef GASNET_DEBUG
     skip("dead handles are detected only in debug builds (GASNET_DEBUG)");
 #endif
-    gasnet_coll_handle_t h = gasnet_coll_gather_all_nb(T, seg_buf, seg_buf + 4096, 8, GOOD);
+    /* A call that finishes at once returns GASNET_COLL_INVALID_HANDLE
+     * (at 1 node every one does); an aggregate's closing call always
+     * returns its live handle. */
+    (void)gasnet_coll_gather_all_nb(T, seg_buf, seg_buf + 4096, 8, GOOD | GASNET_COLL_AGGREGATE);
+    gasnet_coll_handle_t h = gasnet_coll_gather_all_nb(T, seg_buf + 8192, seg_buf + 12288, 8, GOOD);
+    TEST_CHECK(h != GASNET_COLL_INVALID_HANDLE, "an aggregate's handle is not live");
     gasnet_coll_wait_sync(h);
     gasnet_coll_wait_sync(h); /* dead */
   }
