@@ -41,6 +41,16 @@ typedef enum {
   GASNETE_COLL_TEAM_BARRIER = GASNETE_COLL_KIND_COUNT
 } gasnete_coll_kind_t;
 
+/* What reduce and scan add: the layouts of src (and of a scan's dst) and
+ * the client function (reduce_layout.h, reduce_apply.h). */
+typedef struct {
+  size_t src_blksz, src_offset;
+  size_t dst_blksz, dst_offset; /* scan only */
+  size_t elem_size, elem_count;
+  gasnet_coll_fn_handle_t func;
+  int func_arg;
+} gasnete_coll_reduce_args_t;
+
 /* ------------------------------------------------------------ teams */
 /* A member of a team, for node -> rank lookups (sorted by node). */
 typedef struct {
@@ -75,13 +85,14 @@ struct gasnete_coll_team_s {
   gasnet_image_t frees; /* gasnet_coll_team_free calls so far (one per image) */
   uint32_t live_ops;                /* started and not yet retired */
   gasnete_coll_team_barrier_t barrier;
-  /* The selector's last choice for a data-movement op of this team
+  /* The selector's last choice for this team and what it was made for
    * (gasnete_coll_select_for_team; engine lock held). */
   struct {
     const struct gasnete_coll_alg_s *alg; /* NULL: none yet */
     gasnete_coll_kind_t kind;
     size_t nbytes;
     int flags;
+    gasnete_coll_reduce_args_t red;
   } last_choice;
   uint64_t calls[GASNETE_COLL_KIND_COUNT]; /* the profile */
   uint64_t bytes[GASNETE_COLL_KIND_COUNT];
@@ -181,16 +192,6 @@ typedef enum {
   GASNETE_COLL_DONE = 1,
   GASNETE_COLL_WAITING = 2
 } gasnete_coll_progress_t;
-
-/* What reduce and scan add: the layouts of src (and of a scan's dst) and
- * the client function (reduce_layout.h, reduce_apply.h). */
-typedef struct {
-  size_t src_blksz, src_offset;
-  size_t dst_blksz, dst_offset; /* scan only */
-  size_t elem_size, elem_count;
-  gasnet_coll_fn_handle_t func;
-  int func_arg;
-} gasnete_coll_reduce_args_t;
 
 /* The arguments of one collective, as every algorithm sees them. */
 typedef struct {
@@ -364,8 +365,8 @@ extern gasnete_coll_alg_table_view_t gasnete_coll_select_table(gasnete_coll_kind
 extern size_t gasnete_coll_select_put_threshold(void);
 extern const gasnete_coll_alg_t *gasnete_coll_select(const gasnete_coll_args_t *args,
                                                      gasnet_node_t size);
-/* The same, remembering the team's last choice for the data-movement ops
- * (a stream of like calls then skips the policy); engine lock held. */
+/* The same, remembering the team's last choice (a stream of like calls
+ * then skips the policy); engine lock held. */
 extern const gasnete_coll_alg_t *gasnete_coll_select_for_team(gasnete_coll_team_t *team,
                                                               const gasnete_coll_args_t *args);
 extern void gasnete_coll_select_init(void);

@@ -230,15 +230,17 @@ const gasnete_coll_alg_t *gasnete_coll_select(const gasnete_coll_args_t *args, g
 
 const gasnete_coll_alg_t *gasnete_coll_select_for_team(gasnete_coll_team_t *team,
                                                        const gasnete_coll_args_t *args) {
-  if (args->kind > GASNETE_COLL_EXCHANGE) return gasnete_coll_select(args, team->size);
+  /* The choice depends on nothing else (reduce and scan: their layouts). */
   if (team->last_choice.alg && team->last_choice.kind == args->kind &&
-      team->last_choice.nbytes == args->nbytes && team->last_choice.flags == args->flags)
+      team->last_choice.nbytes == args->nbytes && team->last_choice.flags == args->flags &&
+      !memcmp(&team->last_choice.red, &args->red, sizeof(args->red)))
     return team->last_choice.alg;
   const gasnete_coll_alg_t *alg = gasnete_coll_select(args, team->size);
   team->last_choice.alg = alg;
   team->last_choice.kind = args->kind;
   team->last_choice.nbytes = args->nbytes;
   team->last_choice.flags = args->flags;
+  team->last_choice.red = args->red;
   return alg;
 }
 
