@@ -1,6 +1,11 @@
 /* coll_engine.c: the life of an op. Starting an op gives it the team's next
- * sequence number, picks its algorithm, files it where messages can find
- * it, replays messages that arrived early, and enables the progress hook.
+ * sequence number, picks its algorithm, replays messages that arrived
+ * early (coll_early.c), files it where messages can find it, and enables
+ * the progress hook (while any op is filed). A client's call may finish
+ * before that: its algorithm's quick path needs no op at all (a root's
+ * eager sends, data that all arrived early), and a fresh op that finishes
+ * its part in its first step is never filed; either way the call returns
+ * no handle. Op records are recycled through a free list.
  * The poll function then advances the active ops through
  *   IN_SYNC (IN_ALLSYNC only) -> DATA (the algorithm) -> OUT_SYNC (OUT_ALLSYNC only)
  * and retires ops that are done. An op that can only wait for a message
@@ -423,14 +428,6 @@ gasnete_coll_op_t *gasnete_coll_op_start_alg(gasnete_coll_team_t *team,
   return op;
 }
 
-/* An op of this node's own call (not an image's). Without an aggregate
- * (handle NULL) it is advanced once before it is filed: when that finishes
- * its part (a root whose sends have left, a receiver whose data had all
- * arrived early) it is retired at once and NULL returned, with no handle,
- * no table entry and no poll. Otherwise it gets a fresh handle (or joins
- * the aggregate's), is filed like any other, and its handle is returned.
- * Messages for it that arrive while it advances (a send may poll) wait in
- * the early-arrival store and are delivered before it is filed. */
 /* The algorithm's quick path, on a bare op; only without sync phases (the
  * debug check, IN_ALLSYNC, OUT_ALLSYNC need an op). With the lock held. */
 static int gasnete_coll_op_quick(gasnete_coll_team_t *team, const gasnete_coll_args_t *args,
@@ -453,6 +450,15 @@ static int gasnete_coll_op_quick(gasnete_coll_team_t *team, const gasnete_coll_a
   return 1;
 }
 
+/* An op of this node's own call (not an image's). Without an aggregate
+ * (handle NULL) it first tries the algorithm's quick path, then is
+ * advanced once before it is filed: when that finishes
+ * its part (a root whose sends have left, a receiver whose data had all
+ * arrived early) it is retired at once and NULL returned, with no handle,
+ * no table entry and no poll. Otherwise it gets a fresh handle (or joins
+ * the aggregate's), is filed like any other, and its handle is returned.
+ * Messages for it that arrive while it advances (a send may poll) wait in
+ * the early-arrival store and are delivered before it is filed. */
 gasnete_coll_handle_t *gasnete_coll_op_start_call(gasnete_coll_team_t *team,
                                               const gasnete_coll_args_t *args,
                                               gasnete_coll_handle_t *handle, const char *call) {
