@@ -5,12 +5,16 @@
  *  - flat put: the root puts straight into every destination (which must
  *    be in the segment) and signals each when its put has completed.
  *  - direct: every receiver reads the root's src in one copy where the
- *    conduit can read another process's memory (bcast_direct.c). */
+ *    conduit can read another process's memory (bcast_direct.c).
+ *  - pipe and scatter_allgather, for large data: bcast_pipe.c, bcast_sag.c. */
 #include "coll_putfan.h"
 #include "coll_readfan.h"
+#include "coll_segmented.h"
 #include "coll_tree.h"
 
 #include <stdlib.h>
+
+#include "coll_early.h"
 
 #define BCAST_STEP_DATA 0u
 
@@ -24,10 +28,37 @@ typedef struct {
 } bcast_tree_t;
 
 static void bcast_tree_setup(gasnete_coll_op_t *op) {
-  bcast_tree_t *b = gasnete_coll_calloc(1, sizeof(*b));
+  bcast_tree_t *b = gasnete_coll_op_priv(op, sizeof(*b));
   gasnete_coll_treepos_init(&b->pos, op);
   b->state = BCAST_AWAIT_DATA;
-  op->priv = b;
+}
+
+/* Send the children the data; the root sends from src, so its own copy
+ * need not come first. */
+static void bcast_tree_forward(gasnete_coll_op_t *op, const gasnete_coll_treepos_t *pos) {
+  const gasnete_coll_args_t *a = &op->args;
+  const void *data = pos->vrank == 0 ? a->src : a->dst;
+  uint32_t tag = gasnete_coll_tag(GASNETE_COLL_TAG_ALG, BCAST_STEP_DATA, 0);
+  for (uint32_t i = 0; i < pos->nchildren; i++)
+    gasnete_coll_send_data(op, gasnete_coll_vrank_to_rank(op, pos->children[i].vrank), tag, 0,
+                           data, a->nbytes);
+  if (pos->vrank == 0 && a->dst != a->src) memcpy(a->dst, a->src, a->nbytes);
+}
+
+static void bcast_take(void *dst, const gasnete_coll_msg_t *msg) {
+  memcpy((char *)dst + msg->offset, msg->data, msg->nbytes);
+}
+
+/* Without an op: the root sends and is done; a receiver whose data all
+ * arrived early takes it and forwards it. */
+static int bcast_tree_quick(gasnete_coll_op_t *op) {
+  gasnete_coll_treepos_t pos;
+  gasnete_coll_treepos_init(&pos, op);
+  int done = pos.vrank == 0 ||
+             gasnete_coll_early_take(op->team->id, op->seq, op->args.nbytes, bcast_take, op->args.dst);
+  if (done) bcast_tree_forward(op, &pos);
+  gasnete_coll_treepos_free(&pos);
+  return done;
 }
 
 static void bcast_tree_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
@@ -45,16 +76,9 @@ static gasnete_coll_progress_t bcast_tree_progress(gasnete_coll_op_t *op) {
         return GASNETE_COLL_WAITING;
       b->state = BCAST_FORWARD;
       __attribute__((fallthrough));
-    case BCAST_FORWARD: {
-      /* The root sends from src, so its own copy need not come first. */
-      const void *data = b->pos.vrank == 0 ? a->src : a->dst;
-      uint32_t tag = gasnete_coll_tag(GASNETE_COLL_TAG_ALG, BCAST_STEP_DATA, 0);
-      for (uint32_t i = 0; i < b->pos.nchildren; i++)
-        gasnete_coll_send_data(op, gasnete_coll_vrank_to_rank(op, b->pos.children[i].vrank), tag, 0,
-                               data, a->nbytes);
-      if (b->pos.vrank == 0 && a->dst != a->src) memcpy(a->dst, a->src, a->nbytes);
+    case BCAST_FORWARD:
+      bcast_tree_forward(op, &b->pos);
       b->state = BCAST_FINISHED;
-    }
       __attribute__((fallthrough));
     case BCAST_FINISHED: return GASNETE_COLL_DONE;
   }
@@ -64,7 +88,7 @@ static gasnete_coll_progress_t bcast_tree_progress(gasnete_coll_op_t *op) {
 static void bcast_tree_cleanup(gasnete_coll_op_t *op) {
   bcast_tree_t *b = op->priv;
   gasnete_coll_treepos_free(&b->pos);
-  free(b);
+  gasnete_coll_op_priv_free(op);
 }
 
 static int bcast_any(const gasnete_coll_args_t *a, gasnet_node_t size) {
@@ -94,7 +118,7 @@ static void bcast_put_setup(gasnete_coll_op_t *op) {
 /* ------------------------------------------------------------ the table */
 #define BCAST_TREE(name_, shape_, desc_)                                                    \
   {name_, desc_, GASNETE_COLL_BROADCAST, shape_, bcast_any, bcast_tree_setup,              \
-   bcast_tree_progress, bcast_tree_deliver, bcast_tree_cleanup}
+   bcast_tree_progress, bcast_tree_deliver, bcast_tree_cleanup, bcast_tree_quick}
 
 const gasnete_coll_alg_t gasnete_coll_bcast_algs[] = {
     BCAST_TREE("flat", GASNETE_COLL_TREE_FLAT, "root sends AM chunks to every node"),
@@ -108,5 +132,12 @@ const gasnete_coll_alg_t gasnete_coll_bcast_algs[] = {
     GASNETE_COLL_DIRECT_ALG(GASNETE_COLL_BROADCAST,
                             "receivers read the root's src in one copy (cross-memory reads)",
                             gasnete_coll_direct_bcast_setup),
+    GASNETE_COLL_SEGMENTED_ALG("pipe", GASNETE_COLL_BROADCAST,
+                               "segments down a chain, forwarded as they arrive (flow-controlled)",
+                               gasnete_coll_bcast_pipe),
+    GASNETE_COLL_SEGMENTED_ALG("scatter_allgather", GASNETE_COLL_BROADCAST,
+                               "root scatters P-1 pieces, the others pass them round a ring "
+                               "(flow-controlled)",
+                               gasnete_coll_bcast_sag),
 };
 const unsigned gasnete_coll_bcast_nalgs = sizeof(gasnete_coll_bcast_algs) / sizeof(gasnete_coll_bcast_algs[0]);

@@ -41,8 +41,12 @@ gasnet_coll_handle_t gasnete_coll_initiate_nodes(gasnete_coll_team_t *team,
                                                  const char *call) {
   gasnete_coll_check_args(team, args, blocking, call);
   gasnete_coll_count_call(team, args);
-  gasnete_coll_handle_t *h = gasnete_coll_handle_for(team, args->flags);
-  gasnete_coll_op_start(team, args, h, call);
+  /* Outside an aggregate the op may finish in the call (then there is no
+   * handle at all); inside one it joins the aggregate's handle. */
+  int aggregated = (args->flags & GASNET_COLL_AGGREGATE) || team->aggregate;
+  gasnete_coll_handle_t *h =
+      gasnete_coll_op_start_call(team, args, aggregated ? gasnete_coll_handle_for(team, args->flags) : NULL, call);
+  if (!h) return GASNET_COLL_INVALID_HANDLE;
   gasnete_coll_kick();
   if (args->flags & GASNET_COLL_AGGREGATE) return GASNET_COLL_INVALID_HANDLE;
   return h;

@@ -11,6 +11,7 @@ void gasnete_coll_composite_add(gasnete_coll_composite_t *c, gasnete_coll_op_t *
   sub->args = *args;
   sub->alg = alg;
   sub->priv = NULL;
+  memset(&sub->scratch, 0, sizeof(sub->scratch)); /* its own, not the op's */
   sub->subphase = c->nphases;
   alg->setup(sub);
 }
@@ -37,6 +38,8 @@ void gasnete_coll_composite_deliver(gasnete_coll_composite_t *c, const gasnete_c
 }
 
 void gasnete_coll_composite_cleanup(gasnete_coll_composite_t *c) {
-  for (unsigned i = 0; i < c->nphases; i++)
+  for (unsigned i = 0; i < c->nphases; i++) {
     if (c->sub[i].alg->cleanup) c->sub[i].alg->cleanup(&c->sub[i]);
+    gasnete_coll_op_scratch_release(&c->sub[i], 1);
+  }
 }

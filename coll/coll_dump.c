@@ -7,6 +7,7 @@
 #include "coll_internal.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Sizes the tuning table shows: 1 B to 1 MiB in steps of x4. */
@@ -66,11 +67,11 @@ static gasnete_coll_args_t gasnete_coll_dump_args(gasnete_coll_kind_t kind, size
 static void gasnete_coll_dump_choices(FILE *f, gasnete_coll_kind_t kind, gasnet_node_t size) {
   const int am_flags = GASNET_COLL_SINGLE | GASNET_COLL_IN_MYSYNC | GASNET_COLL_OUT_MYSYNC;
   const int seg_flags = am_flags | GASNET_COLL_DST_IN_SEGMENT | GASNET_COLL_SRC_IN_SEGMENT;
-  fprintf(f, "  %10s  %-13s %s\n", "bytes", "chosen", "chosen with SRC/DST_IN_SEGMENT");
+  fprintf(f, "  %10s  %-17s %s\n", "bytes", "chosen", "chosen with SRC/DST_IN_SEGMENT");
   for (size_t n = GASNETE_COLL_DUMP_MIN_BYTES; n <= GASNETE_COLL_DUMP_MAX_BYTES; n *= 4) {
     gasnete_coll_args_t plain = gasnete_coll_dump_args(kind, n, am_flags);
     gasnete_coll_args_t seg = gasnete_coll_dump_args(kind, n, seg_flags);
-    fprintf(f, "  %10zu  %-13s %s\n", n, gasnete_coll_select(&plain, size)->name,
+    fprintf(f, "  %10zu  %-17s %s\n", n, gasnete_coll_select(&plain, size)->name,
             gasnete_coll_select(&seg, size)->name);
   }
 }
@@ -80,11 +81,14 @@ void gasnete_coll_dumpTuningState(char *filename, gasnet_team_handle_t handle) {
   gasnete_coll_team_t *team = gasnete_coll_dump_team(handle, call);
   if (!team) return;
   FILE *f = gasnete_coll_dump_open(filename, call);
+  char direct[32] = "off";
+  if (gasnete_coll_select_direct_threshold() != SIZE_MAX)
+    snprintf(direct, sizeof direct, "%zu", gasnete_coll_select_direct_threshold());
   fprintf(f,
           "# gasnet_coll tuning state: team id %u, %u ranks; GASNET_COLL_PUT_THRESHOLD=%zu; "
-          "GASNET_COLL_DIRECT_THRESHOLD=%zu\n",
+          "GASNET_COLL_FLOW_THRESHOLD=%zu; GASNET_COLL_DIRECT_THRESHOLD=%s\n",
           (unsigned)team->id, (unsigned)team->size, gasnete_coll_select_put_threshold(),
-          gasnete_coll_select_direct_threshold());
+          gasnete_coll_select_flow_threshold(), direct);
   for (int k = 0; k < GASNETE_COLL_KIND_COUNT; k++) {
     gasnete_coll_dump_algs(f, (gasnete_coll_kind_t)k);
     gasnete_coll_dump_choices(f, (gasnete_coll_kind_t)k, team->size);

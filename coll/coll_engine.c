@@ -1,6 +1,11 @@
 /* coll_engine.c: the life of an op. Starting an op gives it the team's next
- * sequence number, picks its algorithm, files it where messages can find
- * it, replays messages that arrived early, and enables the progress hook.
+ * sequence number, picks its algorithm, replays messages that arrived
+ * early (coll_early.c), files it where messages can find it, and enables
+ * the progress hook (while any op is filed). A client's call may finish
+ * before that: its algorithm's quick path needs no op at all (a root's
+ * eager sends, data that all arrived early), and a fresh op that finishes
+ * its part in its first step is never filed; either way the call returns
+ * no handle. Op records are recycled through a free list.
  * The poll function then advances the active ops through
  *   IN_SYNC (IN_ALLSYNC only) -> DATA (the algorithm) -> OUT_SYNC (OUT_ALLSYNC only)
  * and retires ops that are done. An op that can only wait for a message
@@ -9,8 +14,9 @@
  * poll costs what the ready ops cost, not what is merely in flight; the
  * table that finds ops by sequence number grows with them. */
 #define _GNU_SOURCE /* PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP */
-#include "coll_internal.h"
+#include "coll_early.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 
 /* ------------------------------------------------------------ locking
@@ -31,11 +37,7 @@ static int gasnete_coll_trylock(void) { return 1; }
 #endif
 
 /* ------------------------------------------------------------ live ops */
-#define GASNETE_COLL_BUCKETS 1024u /* power of two: the early-arrival store */
-static unsigned gasnete_coll_bucket(uint32_t team_id, uint32_t seq) {
-  return (seq ^ (team_id * 0x9e3779b9u)) & (GASNETE_COLL_BUCKETS - 1);
-}
-
+#define GASNETE_COLL_BUCKETS 1024u /* the table's first size; a power of two */
 /* Live ops by (team, sequence number): a chained table that doubles when
  * the ops outnumber twice its buckets. */
 static gasnete_coll_op_t **gasnete_coll_table;
@@ -99,57 +101,6 @@ static void gasnete_coll_unfile_bucket(gasnete_coll_op_t *op) {
   gasnete_coll_table_count--;
 }
 
-/* ------------------------------------------------------------ early arrivals
- * A message for an op this node has not started yet is copied here and
- * handed over when the op starts. */
-typedef struct gasnete_coll_early_s {
-  struct gasnete_coll_early_s *next;
-  uint32_t team_id;
-  uint32_t seq;
-  gasnete_coll_msg_t msg; /* msg.data points just past this struct */
-} gasnete_coll_early_t;
-
-static gasnete_coll_early_t *gasnete_coll_early_buckets[GASNETE_COLL_BUCKETS];
-
-/* A copy of a message (and its data) that outlives the handler. A placed
- * chunk (data NULL) has nothing to copy: its bytes are already in place. */
-static gasnete_coll_early_t *gasnete_coll_early_copy(uint32_t team_id, uint32_t seq,
-                                                     const gasnete_coll_msg_t *msg) {
-  size_t payload = msg->data ? msg->nbytes : 0;
-  gasnete_coll_early_t *e = gasnete_coll_malloc(sizeof(*e) + payload);
-  e->next = NULL;
-  e->team_id = team_id;
-  e->seq = seq;
-  e->msg = *msg;
-  if (payload) memcpy(e + 1, msg->data, payload);
-  if (msg->data) e->msg.data = e + 1;
-  return e;
-}
-
-static void gasnete_coll_early_store(uint32_t team_id, uint32_t seq, const gasnete_coll_msg_t *msg) {
-  gasnete_coll_early_t *e = gasnete_coll_early_copy(team_id, seq, msg);
-  /* Append, so messages are replayed in arrival order. */
-  gasnete_coll_early_t **p = &gasnete_coll_early_buckets[gasnete_coll_bucket(team_id, seq)];
-  while (*p) p = &(*p)->next;
-  *p = e;
-}
-
-static void gasnete_coll_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg);
-
-static void gasnete_coll_early_replay(gasnete_coll_op_t *op) {
-  gasnete_coll_early_t **p = &gasnete_coll_early_buckets[gasnete_coll_bucket(op->team->id, op->seq)];
-  while (*p) {
-    gasnete_coll_early_t *e = *p;
-    if (e->seq == op->seq && e->team_id == op->team->id) {
-      *p = e->next;
-      gasnete_coll_deliver(op, &e->msg);
-      free(e);
-    } else {
-      p = &e->next;
-    }
-  }
-}
-
 /* ------------------------------------------------------------ delivery */
 static void gasnete_coll_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
   switch (GASNETE_COLL_TAG_OWNER(msg->tag)) {
@@ -183,11 +134,24 @@ static void gasnete_coll_dispatch_locked(uint32_t team_id, uint32_t seq,
 #ifdef GASNETE_COLL_THREADS
 static pthread_mutex_t gasnete_coll_inbox_mutex = PTHREAD_MUTEX_INITIALIZER;
 static gasnete_coll_early_t *gasnete_coll_inbox;
+
+/* A copy of a message (and its data) that outlives the handler. */
+static gasnete_coll_early_t *gasnete_coll_inbox_copy(uint32_t team_id, uint32_t seq,
+                                                     const gasnete_coll_msg_t *msg) {
+  gasnete_coll_early_t *e = gasnete_coll_malloc(sizeof(*e) + msg->nbytes);
+  e->next = NULL;
+  e->team_id = team_id;
+  e->seq = seq;
+  e->msg = *msg;
+  if (msg->nbytes) memcpy(e + 1, msg->data, msg->nbytes);
+  e->msg.data = e + 1;
+  return e;
+}
 static gasnete_coll_early_t **gasnete_coll_inbox_tail = &gasnete_coll_inbox;
 static int gasnete_coll_inbox_nonempty; /* atomic: a cheap look before locking */
 
 static void gasnete_coll_inbox_push(uint32_t team_id, uint32_t seq, const gasnete_coll_msg_t *msg) {
-  gasnete_coll_early_t *e = gasnete_coll_early_copy(team_id, seq, msg);
+  gasnete_coll_early_t *e = gasnete_coll_inbox_copy(team_id, seq, msg);
   pthread_mutex_lock(&gasnete_coll_inbox_mutex);
   *gasnete_coll_inbox_tail = e;
   gasnete_coll_inbox_tail = &e->next;
@@ -256,21 +220,105 @@ static gasnete_coll_progress_t gasnete_coll_op_advance(gasnete_coll_op_t *op) {
   return GASNETE_COLL_NOT_YET;
 }
 
+/* ------------------------------------------------------------ op records
+ * Retired ops go back to a short free list and new ones come from it, so a
+ * stream of small collectives costs no allocation. The progress hook is
+ * enabled while any op is filed (not once per op: two atomics less each). */
+#define GASNETE_COLL_OP_POOL_MAX 64u
+static gasnete_coll_op_t *gasnete_coll_op_pool;
+static unsigned gasnete_coll_op_pool_n;
+static uint32_t gasnete_coll_filed; /* ops filed on this node */
+
+/* Scratch blocks kept with an op record are at most this large. */
+#define GASNETE_COLL_SCRATCH_KEEP 4096u
+
+typedef struct gasnete_coll_scratch_extra_s {
+  struct gasnete_coll_scratch_extra_s *next;
+  uint64_t align;
+} gasnete_coll_scratch_extra_t;
+
+void *gasnete_coll_op_scratch(gasnete_coll_op_t *op, size_t nbytes) {
+  gasnete_coll_scratch_t *s = &op->scratch;
+  nbytes = (nbytes + 15) & ~(size_t)15;
+  s->want += nbytes;
+  if (!s->base) {
+    s->cap = s->hint > 512 ? s->hint : 512;
+    s->base = gasnete_coll_malloc(s->cap);
+  }
+  if (s->used + nbytes <= s->cap) {
+    void *p = s->base + s->used;
+    s->used += nbytes;
+    memset(p, 0, nbytes);
+    return p;
+  }
+  gasnete_coll_scratch_extra_t *e = gasnete_coll_calloc(1, sizeof(*e) + nbytes);
+  e->next = s->extra;
+  s->extra = e;
+  return e + 1;
+}
+
+void gasnete_coll_op_scratch_release(gasnete_coll_op_t *op, int all) {
+  gasnete_coll_scratch_t *s = &op->scratch;
+  while (s->extra) {
+    gasnete_coll_scratch_extra_t *e = s->extra;
+    s->extra = e->next;
+    free(e);
+  }
+  /* A block too small for this op is made again, as large as this op
+   * needed (if that is not too much to keep). */
+  if (all || s->want > s->cap) {
+    free(s->base);
+    s->base = NULL;
+    s->cap = 0;
+  }
+  s->hint = !all && s->want <= GASNETE_COLL_SCRATCH_KEEP ? s->want : 0;
+  s->want = 0;
+  s->used = 0;
+}
+
+static gasnete_coll_op_t *gasnete_coll_op_get(void) {
+  gasnete_coll_op_t *op = gasnete_coll_op_pool;
+  if (!op) {
+    op = gasnete_coll_malloc(sizeof(*op));
+    memset(&op->scratch, 0, sizeof(op->scratch));
+    return op;
+  }
+  gasnete_coll_op_pool = op->next_live;
+  gasnete_coll_op_pool_n--;
+  return op;
+}
+
+static void gasnete_coll_op_put(gasnete_coll_op_t *op) {
+  int keep = gasnete_coll_op_pool_n < GASNETE_COLL_OP_POOL_MAX;
+  gasnete_coll_op_scratch_release(op, !keep);
+  if (!keep) {
+    free(op);
+    return;
+  }
+  op->next_live = gasnete_coll_op_pool;
+  gasnete_coll_op_pool = op;
+  gasnete_coll_op_pool_n++;
+}
+
 static void gasnete_coll_retire(gasnete_coll_op_t *op) {
   gasnete_coll_unfile_bucket(op);
   op->team->live_ops--;
   if (op->alg->cleanup) op->alg->cleanup(op);
   if (op->handle) gasnete_coll_handle_op_done(op->handle); /* images: the cleanup did */
-  free(op);
+  gasnete_coll_op_put(op);
   gasnete_coll_progress_op_retired();
-  gasneti_progress_disable(gasnete_coll_hook);
+  if (--gasnete_coll_filed == 0) gasneti_progress_disable(gasnete_coll_hook);
 }
 
 /* Set while this thread advances ops. An algorithm's send may poll (while
  * it waits for room at the peer), and the poll may reach this function
  * again (through the progress hook, or gasnete_coll_kick): that inner pass
  * must not advance or retire the ops the outer one is in the middle of. */
+#ifdef GASNETE_COLL_THREADS
 static __thread int gasnete_coll_advancing;
+#else
+static int gasnete_coll_advancing;
+#endif
 
 static int gasnete_coll_poll(void *arg) {
   (void)arg;
@@ -304,6 +352,7 @@ static int gasnete_coll_poll(void *arg) {
   return retired;
 }
 
+#ifdef GASNET_DEBUG
 /* What must agree across ranks, folded into the value the debug check
  * exchanges. */
 static uint64_t gasnete_coll_args_digest(const gasnete_coll_args_t *args) {
@@ -318,20 +367,18 @@ static uint64_t gasnete_coll_args_digest(const gasnete_coll_args_t *args) {
     h ^= red[i] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
   return h;
 }
+#endif
 
-gasnete_coll_op_t *gasnete_coll_op_start(gasnete_coll_team_t *team, const gasnete_coll_args_t *args,
-                                         gasnete_coll_handle_t *handle, const char *call) {
-  return gasnete_coll_op_start_alg(team, args, gasnete_coll_select(args, team->size), handle, call);
-}
-
-gasnete_coll_op_t *gasnete_coll_op_start_alg(gasnete_coll_team_t *team,
-                                             const gasnete_coll_args_t *args,
-                                             const gasnete_coll_alg_t *alg,
-                                             gasnete_coll_handle_t *handle, const char *call) {
-  gasnete_coll_op_t *op = gasnete_coll_calloc(1, sizeof(*op));
+/* A fresh op, with the team's next sequence number, set up and with the
+ * messages that arrived for it early delivered; not filed yet. With the
+ * lock held. */
+static gasnete_coll_op_t *gasnete_coll_op_make(gasnete_coll_team_t *team,
+                                               const gasnete_coll_args_t *args,
+                                               const gasnete_coll_alg_t *alg, const char *call) {
+  gasnete_coll_op_t *op = gasnete_coll_op_get();
+  memset(op, 0, offsetof(gasnete_coll_op_t, inline_priv));
   op->team = team;
   op->args = *args;
-  op->handle = handle;
   op->call = call;
   op->alg = alg;
   int in_all = (args->flags & GASNET_COLL_IN_ALLSYNC) != 0;
@@ -340,22 +387,100 @@ gasnete_coll_op_t *gasnete_coll_op_start_alg(gasnete_coll_team_t *team,
   gasnete_coll_dissem_init(&op->check, GASNETE_COLL_TAG_CHECK, team->size,
                            gasnete_coll_args_digest(args));
 #else
-  gasnete_coll_dissem_init(&op->check, GASNETE_COLL_TAG_CHECK, 1, gasnete_coll_args_digest(args));
+  gasnete_coll_dissem_init(&op->check, GASNETE_COLL_TAG_CHECK, 1, 0);
 #endif
   gasnete_coll_dissem_init(&op->in_sync, GASNETE_COLL_TAG_IN_SYNC, in_all ? team->size : 1, 0);
   gasnete_coll_dissem_init(&op->out_sync, GASNETE_COLL_TAG_OUT_SYNC, out_all ? team->size : 1, 0);
   op->state = GASNETE_COLL_OP_CHECK;
-  gasnete_coll_lock();
   op->seq = team->next_seq++;
-  team->live_ops++;
   op->alg->setup(op);
+  gasnete_coll_early_replay(team->id, op->seq, op, gasnete_coll_deliver);
+  return op;
+}
+
+/* File a made op where messages and the poll find it. */
+static void gasnete_coll_op_file(gasnete_coll_op_t *op) {
+  op->team->live_ops++;
   gasnete_coll_file(op);
-  gasnete_coll_early_replay(op);
   gasnete_coll_inbox_drain();
-  gasneti_progress_enable(gasnete_coll_hook);
+  if (gasnete_coll_filed++ == 0) gasneti_progress_enable(gasnete_coll_hook);
+}
+
+gasnete_coll_op_t *gasnete_coll_op_start_alg(gasnete_coll_team_t *team,
+                                             const gasnete_coll_args_t *args,
+                                             const gasnete_coll_alg_t *alg,
+                                             gasnete_coll_handle_t *handle, const char *call) {
+  gasnete_coll_lock();
+  gasnete_coll_op_t *op = gasnete_coll_op_make(team, args, alg, call);
+  op->handle = handle;
+  gasnete_coll_op_file(op);
   gasnete_coll_unlock();
   gasnete_coll_progress_op_started();
   return op;
+}
+
+/* The algorithm's quick path, on a bare op; only without sync phases (the
+ * debug check, IN_ALLSYNC, OUT_ALLSYNC need an op). With the lock held. */
+static int gasnete_coll_op_quick(gasnete_coll_team_t *team, const gasnete_coll_args_t *args,
+                                 const gasnete_coll_alg_t *alg, const char *call) {
+#ifdef GASNET_DEBUG
+  if (team->size > 1) return 0;
+#endif
+  if (args->flags & (GASNET_COLL_IN_ALLSYNC | GASNET_COLL_OUT_ALLSYNC)) return 0;
+  gasnete_coll_op_t bare;
+  bare.team = team;
+  bare.args = *args;
+  bare.alg = alg;
+  bare.call = call;
+  bare.seq = team->next_seq;
+  bare.subphase = 0;
+  bare.priv = NULL;
+  if (!alg->quick(&bare)) return 0;
+  team->next_seq++;
+  return 1;
+}
+
+/* An op of this node's own call (not an image's). Without an aggregate
+ * (handle NULL) it first tries the algorithm's quick path, then is
+ * advanced once before it is filed: when that finishes
+ * its part (a root whose sends have left, a receiver whose data had all
+ * arrived early) it is retired at once and NULL returned, with no handle,
+ * no table entry and no poll. Otherwise it gets a fresh handle (or joins
+ * the aggregate's), is filed like any other, and its handle is returned.
+ * Messages for it that arrive while it advances (a send may poll) wait in
+ * the early-arrival store and are delivered before it is filed. */
+gasnete_coll_handle_t *gasnete_coll_op_start_call(gasnete_coll_team_t *team,
+                                              const gasnete_coll_args_t *args,
+                                              gasnete_coll_handle_t *handle, const char *call) {
+  gasnete_coll_lock();
+  const gasnete_coll_alg_t *alg = gasnete_coll_select_for_team(team, args);
+  if (!handle && alg->quick && !gasnete_coll_advancing &&
+      gasnete_coll_op_quick(team, args, alg, call)) {
+    gasnete_coll_unlock();
+    return NULL;
+  }
+  gasnete_coll_op_t *op = gasnete_coll_op_make(team, args, alg, call);
+  if (!handle && !gasnete_coll_advancing) {
+    gasnete_coll_advancing = 1;
+    gasnete_coll_progress_t r = gasnete_coll_op_advance(op);
+    gasnete_coll_advancing = 0;
+    if (r == GASNETE_COLL_DONE) {
+      if (alg->cleanup) alg->cleanup(op);
+      gasnete_coll_op_put(op);
+      gasnete_coll_unlock();
+      return NULL;
+    }
+    gasnete_coll_early_replay(team->id, op->seq, op, gasnete_coll_deliver);
+  }
+  if (!handle) {
+    handle = gasnete_coll_handle_new();
+    __atomic_fetch_add(&handle->pending, 1, __ATOMIC_ACQ_REL);
+  }
+  op->handle = handle;
+  gasnete_coll_op_file(op);
+  gasnete_coll_unlock();
+  gasnete_coll_progress_op_started();
+  return handle;
 }
 
 /* A freed team's id is never used again on this node (ids only grow), so
@@ -363,18 +488,7 @@ gasnete_coll_op_t *gasnete_coll_op_start_alg(gasnete_coll_team_t *team,
 void gasnete_coll_forget_team(uint32_t team_id) {
   gasnete_coll_lock();
   gasnete_coll_inbox_drain();
-  for (unsigned b = 0; b < GASNETE_COLL_BUCKETS; b++) {
-    gasnete_coll_early_t **p = &gasnete_coll_early_buckets[b];
-    while (*p) {
-      gasnete_coll_early_t *e = *p;
-      if (e->team_id == team_id) {
-        *p = e->next;
-        free(e);
-      } else {
-        p = &e->next;
-      }
-    }
-  }
+  gasnete_coll_early_drop_team(team_id);
   gasnete_coll_unlock();
 }
 

@@ -16,6 +16,7 @@
 #include <gasnet_hooks.h>
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(GASNET_PAR) || defined(GASNET_PARSYNC)
@@ -39,6 +40,16 @@ typedef enum {
   /* A team barrier (team_barrier.c) runs as an op with its own algorithm. */
   GASNETE_COLL_TEAM_BARRIER = GASNETE_COLL_KIND_COUNT
 } gasnete_coll_kind_t;
+
+/* What reduce and scan add: the layouts of src (and of a scan's dst) and
+ * the client function (reduce_layout.h, reduce_apply.h). */
+typedef struct {
+  size_t src_blksz, src_offset;
+  size_t dst_blksz, dst_offset; /* scan only */
+  size_t elem_size, elem_count;
+  gasnet_coll_fn_handle_t func;
+  int func_arg;
+} gasnete_coll_reduce_args_t;
 
 /* ------------------------------------------------------------ teams */
 /* A member of a team, for node -> rank lookups (sorted by node). */
@@ -74,6 +85,15 @@ struct gasnete_coll_team_s {
   gasnet_image_t frees; /* gasnet_coll_team_free calls so far (one per image) */
   uint32_t live_ops;                /* started and not yet retired */
   gasnete_coll_team_barrier_t barrier;
+  /* The selector's last choice for this team and what it was made for
+   * (gasnete_coll_select_for_team; engine lock held). */
+  struct {
+    const struct gasnete_coll_alg_s *alg; /* NULL: none yet */
+    gasnete_coll_kind_t kind;
+    size_t nbytes;
+    int flags;
+    gasnete_coll_reduce_args_t red;
+  } last_choice;
   uint64_t calls[GASNETE_COLL_KIND_COUNT]; /* the profile */
   uint64_t bytes[GASNETE_COLL_KIND_COUNT];
   gasnete_coll_team_t *next;        /* this node's live teams */
@@ -182,16 +202,6 @@ typedef enum {
   GASNETE_COLL_WAITING = 2
 } gasnete_coll_progress_t;
 
-/* What reduce and scan add: the layouts of src (and of a scan's dst) and
- * the client function (reduce_layout.h, reduce_apply.h). */
-typedef struct {
-  size_t src_blksz, src_offset;
-  size_t dst_blksz, dst_offset; /* scan only */
-  size_t elem_size, elem_count;
-  gasnet_coll_fn_handle_t func;
-  int func_arg;
-} gasnete_coll_reduce_args_t;
-
 /* The arguments of one collective, as every algorithm sees them. */
 typedef struct {
   gasnete_coll_kind_t kind;
@@ -221,6 +231,13 @@ typedef struct gasnete_coll_alg_s {
   /* Take a message of this op (may run inside an AM handler). */
   void (*deliver)(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg);
   void (*cleanup)(gasnete_coll_op_t *op);
+  /* Optional: finish this node's part of a small collective without an op
+   * (gasnete_coll_op_start_call), on a bare op holding only the team,
+   * arguments, sequence number and call. Returns 1 when done (sends made,
+   * data placed), or 0 having done nothing, and the op is then made and
+   * run as usual. For eager sends and data that all arrived early
+   * (gasnete_coll_early_take). */
+  int (*quick)(gasnete_coll_op_t *op);
 } gasnete_coll_alg_t;
 
 /* ------------------------------------------------------------ ops */
@@ -231,6 +248,15 @@ typedef enum {
   GASNETE_COLL_OP_OUT_SYNC, /* OUT_ALLSYNC: waiting for every rank to finish */
   GASNETE_COLL_OP_DONE
 } gasnete_coll_op_state_t;
+
+/* Memory that lives as long as an op (gasnete_coll_op_scratch). */
+typedef struct {
+  char *base;
+  size_t cap, used;
+  size_t want;  /* asked for so far by this op */
+  size_t hint;  /* what the last op asked for: the size of the next base */
+  void *extra;  /* blocks beyond base, in a list */
+} gasnete_coll_scratch_t;
 
 struct gasnete_coll_op_s {
   gasnete_coll_op_t *next_live;   /* the active list (ops the poll advances) */
@@ -250,7 +276,36 @@ struct gasnete_coll_op_s {
   uint32_t subphase; /* a phase of a composite algorithm: 1.., tagged on sends */
   gasnete_coll_handle_t *handle;
   void *priv; /* the algorithm's state */
+  /* Room for a small algorithm state (gasnete_coll_op_priv); last, because
+   * a recycled op is cleared only up to here. */
+  uint64_t inline_priv[24];
+  /* Kept with a recycled op record (so not cleared): see below. */
+  gasnete_coll_scratch_t scratch;
 };
+
+/* Zeroed memory that lives until the op retires, carved out of a block
+ * kept with the op record, so an algorithm that needs several small
+ * buffers per call (reduce, scan) allocates nothing in the steady state.
+ * Never freed by the algorithm. */
+extern void *gasnete_coll_op_scratch(gasnete_coll_op_t *op, size_t nbytes);
+/* Give an op's scratch back (the engine, at retirement; a composite for
+ * its sub-ops, with all = 1 to free the block too). */
+extern void gasnete_coll_op_scratch_release(gasnete_coll_op_t *op, int all);
+
+/* The algorithm's state, zeroed: in the op itself when it fits (no
+ * allocation for the common small states), else allocated. Free it with
+ * gasnete_coll_op_priv_free. */
+extern void *gasnete_coll_calloc(size_t count, size_t size);
+static inline void *gasnete_coll_op_priv(gasnete_coll_op_t *op, size_t nbytes) {
+  void *p = nbytes <= sizeof(op->inline_priv) ? (void *)op->inline_priv : gasnete_coll_calloc(1, nbytes);
+  if (p == (void *)op->inline_priv) memset(p, 0, nbytes);
+  op->priv = p;
+  return p;
+}
+static inline void gasnete_coll_op_priv_free(gasnete_coll_op_t *op) {
+  if (op->priv != (void *)op->inline_priv) free(op->priv);
+  op->priv = NULL;
+}
 
 /* coll_api.c: argument records, and the path every initiation call takes. */
 extern gasnete_coll_args_t gasnete_coll_args(gasnete_coll_kind_t kind, void *dst, void *src,
@@ -266,9 +321,12 @@ extern gasnet_coll_handle_t gasnete_coll_initiate(gasnet_team_handle_t handle,
                                                   const char *call);
 
 /* engine.c */
-extern gasnete_coll_op_t *gasnete_coll_op_start(gasnete_coll_team_t *team,
-                                                const gasnete_coll_args_t *args,
-                                                gasnete_coll_handle_t *handle, const char *call);
+/* A client call's op (coll_api.c; see coll_engine.c): NULL when it
+ * finished at once, else the handle it completes. */
+extern gasnete_coll_handle_t *gasnete_coll_op_start_call(gasnete_coll_team_t *team,
+                                                         const gasnete_coll_args_t *args,
+                                                         gasnete_coll_handle_t *aggregate,
+                                                         const char *call);
 /* The same with the algorithm given (ops that have no selection table). */
 extern gasnete_coll_op_t *gasnete_coll_op_start_alg(gasnete_coll_team_t *team,
                                                     const gasnete_coll_args_t *args,
@@ -307,12 +365,17 @@ extern gasnete_coll_alg_table_view_t gasnete_coll_select_table(gasnete_coll_kind
 extern size_t gasnete_coll_select_put_threshold(void);
 extern const gasnete_coll_alg_t *gasnete_coll_select(const gasnete_coll_args_t *args,
                                                      gasnet_node_t size);
+/* The same, remembering the team's last choice (a stream of like calls
+ * then skips the policy); engine lock held. */
+extern const gasnete_coll_alg_t *gasnete_coll_select_for_team(gasnete_coll_team_t *team,
+                                                              const gasnete_coll_args_t *args);
 extern void gasnete_coll_select_init(void);
 /* Can every node of the job be read with gasneti_xmem_read? Decided once
  * at gasnet_coll_init from the conduit's job-wide answer, so the same on
  * every node: the direct algorithms are eligible only then. */
 extern int gasnete_coll_direct_eligible(const gasnete_coll_args_t *args, gasnet_node_t size);
 extern size_t gasnete_coll_select_direct_threshold(void);
+extern size_t gasnete_coll_select_flow_threshold(void);
 
 
 /* coll_progress.c: the optional progress thread. */

@@ -10,7 +10,7 @@ void gasnete_coll_dissem_init(gasnete_coll_dissem_t *d, uint32_t owner, gasnet_n
   d->owner = owner;
   d->value = value;
   d->round = 0;
-  d->nrounds = gasnete_coll_log2_ceil(size);
+  d->nrounds = size > 1 ? gasnete_coll_log2_ceil(size) : 0;
   d->sent = 0;
   d->arrived = 0;
 }

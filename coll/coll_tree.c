@@ -12,18 +12,43 @@ gasnete_coll_tree_kind_t gasnete_coll_tree_kind_of(const gasnete_coll_alg_t *alg
   return kind;
 }
 
+/* The flat tree's places, without the general tree math (the small
+ * collectives of small teams take it on every call). */
+static int gasnete_coll_treepos_flat(gasnete_coll_treepos_t *pos, uint32_t size) {
+  pos->parent = 0;
+  if (pos->vrank) {
+    pos->subtree = 1;
+    pos->nchildren = 0;
+  } else if (size - 1 <= GASNETE_COLL_TREEPOS_FEW) {
+    pos->subtree = size;
+    pos->nchildren = size - 1;
+    for (uint32_t v = 1; v < size; v++) pos->few[v - 1] = (gasnete_coll_tree_child_t){v, 1};
+  } else {
+    return 0;
+  }
+  pos->children = pos->few;
+  return 1;
+}
+
 void gasnete_coll_treepos_init(gasnete_coll_treepos_t *pos, const gasnete_coll_op_t *op) {
   gasnete_coll_tree_kind_t kind = gasnete_coll_tree_kind_of(op->alg);
   uint32_t size = op->team->size;
   pos->vrank = gasnete_coll_rank_sub(op->team->myrank, op->args.root, size);
+  if (kind.shape == GASNETE_COLL_TREE_FLAT && gasnete_coll_treepos_flat(pos, size)) return;
   pos->parent = pos->vrank ? gasnete_coll_tree_parent(kind, size, pos->vrank) : 0;
   pos->subtree = gasnete_coll_tree_subtree_size(kind, size, pos->vrank);
-  pos->nchildren = gasnete_coll_tree_children(kind, size, pos->vrank, NULL, 0);
-  pos->children = gasnete_coll_calloc(pos->nchildren, sizeof(gasnete_coll_tree_child_t));
-  gasnete_coll_tree_children(kind, size, pos->vrank, pos->children, pos->nchildren);
+  pos->nchildren =
+      gasnete_coll_tree_children(kind, size, pos->vrank, pos->few, GASNETE_COLL_TREEPOS_FEW);
+  pos->children = pos->few;
+  if (pos->nchildren > GASNETE_COLL_TREEPOS_FEW) {
+    pos->children = gasnete_coll_calloc(pos->nchildren, sizeof(gasnete_coll_tree_child_t));
+    gasnete_coll_tree_children(kind, size, pos->vrank, pos->children, pos->nchildren);
+  }
 }
 
-void gasnete_coll_treepos_free(gasnete_coll_treepos_t *pos) { free(pos->children); }
+void gasnete_coll_treepos_free(gasnete_coll_treepos_t *pos) {
+  if (pos->children != pos->few) free(pos->children);
+}
 
 void gasnete_coll_copy_vrank_to_real(void *real_buf, const gasnete_coll_op_t *op, uint64_t voffset,
                                      const void *data, size_t nbytes) {

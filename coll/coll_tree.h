@@ -6,12 +6,18 @@
 #include "coll_internal.h"
 #include "trees.h"
 
+/* Children kept in the position itself (no allocation for small teams). */
+#define GASNETE_COLL_TREEPOS_FEW 8u
+
+/* An op's place: it must not be copied once made (children may point
+ * into it). */
 typedef struct {
   uint32_t vrank;      /* (myrank - root) mod size */
   uint32_t parent;     /* virtual rank of the parent (vrank > 0) */
   uint32_t subtree;    /* ranks in my subtree, me included */
   uint32_t nchildren;
-  gasnete_coll_tree_child_t *children;
+  gasnete_coll_tree_child_t *children; /* few, or allocated when there are more */
+  gasnete_coll_tree_child_t few[GASNETE_COLL_TREEPOS_FEW];
 } gasnete_coll_treepos_t;
 
 /* The tree shape of an algorithm: alg->param is a gasnete_coll_tree_shape_t;

@@ -7,9 +7,12 @@
  *    rank p + 2^k; finally block i holds the data from rank p-i.
  *  - put: staggered puts into every dst (dst in segment).
  *  - direct: rank me reads block me of every peer's src in one copy,
- *    staggered as put (coll_readfan.h). */
+ *    staggered as put (coll_readfan.h).
+ *  - pairwise, for large blocks: exchange_pairwise.c. */
+#include "coll_early.h"
 #include "coll_putfan.h"
 #include "coll_readfan.h"
+#include "coll_segmented.h"
 #include "trees.h"
 
 #include <stdlib.h>
@@ -37,7 +40,7 @@ typedef struct {
 } exchange_staggered_t;
 
 static void exchange_staggered_setup(gasnete_coll_op_t *op) {
-  op->priv = gasnete_coll_calloc(1, sizeof(exchange_staggered_t));
+  gasnete_coll_op_priv(op, sizeof(exchange_staggered_t));
 }
 
 static void exchange_staggered_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
@@ -46,26 +49,43 @@ static void exchange_staggered_deliver(gasnete_coll_op_t *op, const gasnete_coll
   __atomic_fetch_add(&x->received, msg->nbytes, __ATOMIC_ACQ_REL);
 }
 
-static gasnete_coll_progress_t exchange_staggered_progress(gasnete_coll_op_t *op) {
-  exchange_staggered_t *x = op->priv;
+/* Every peer its block, staggered (p+1, p+2, ...), and my own. */
+static void exchange_staggered_send(gasnete_coll_op_t *op) {
   gasnet_node_t size = op->team->size, me = op->team->myrank;
   size_t nb = op->args.nbytes;
+  uint32_t tag = gasnete_coll_tag(GASNETE_COLL_TAG_ALG, EXCHANGE_STEP_DATA, 0);
+  for (gasnet_node_t k = 1; k < size; k++) {
+    gasnet_node_t peer = gasnete_coll_rank_add(me, k, size);
+    gasnete_coll_send_data(op, peer, tag, (uint64_t)me * nb,
+                           (const char *)op->args.src + (size_t)peer * nb, nb);
+  }
+  exchange_own_block(op);
+}
+
+static gasnete_coll_progress_t exchange_staggered_progress(gasnete_coll_op_t *op) {
+  exchange_staggered_t *x = op->priv;
   if (!x->sent) {
-    uint32_t tag = gasnete_coll_tag(GASNETE_COLL_TAG_ALG, EXCHANGE_STEP_DATA, 0);
-    for (gasnet_node_t k = 1; k < size; k++) {
-      gasnet_node_t peer = gasnete_coll_rank_add(me, k, size);
-      gasnete_coll_send_data(op, peer, tag, (uint64_t)me * nb,
-                             (const char *)op->args.src + (size_t)peer * nb, nb);
-    }
-    exchange_own_block(op);
+    exchange_staggered_send(op);
     x->sent = 1;
   }
-  if (__atomic_load_n(&x->received, __ATOMIC_ACQUIRE) < (size_t)(size - 1) * nb)
+  if (__atomic_load_n(&x->received, __ATOMIC_ACQUIRE) < (size_t)(op->team->size - 1) * op->args.nbytes)
     return GASNETE_COLL_WAITING;
   return GASNETE_COLL_DONE;
 }
 
-static void exchange_free_priv(gasnete_coll_op_t *op) { free(op->priv); }
+static void exchange_take(void *dst, const gasnete_coll_msg_t *msg) {
+  memcpy((char *)dst + msg->offset, msg->data, msg->nbytes);
+}
+
+/* Without an op: when every peer's block arrived early, take them and send. */
+static int exchange_staggered_quick(gasnete_coll_op_t *op) {
+  size_t want = (size_t)(op->team->size - 1) * op->args.nbytes;
+  if (!gasnete_coll_early_take(op->team->id, op->seq, want, exchange_take, op->args.dst)) return 0;
+  exchange_staggered_send(op);
+  return 1;
+}
+
+static void exchange_free_priv(gasnete_coll_op_t *op) { gasnete_coll_op_priv_free(op); }
 
 /* ------------------------------------------------------------ bruck */
 typedef struct {
@@ -198,7 +218,7 @@ static void exchange_direct_setup(gasnete_coll_op_t *op) {
 const gasnete_coll_alg_t gasnete_coll_exchange_algs[] = {
     {"staggered", "rank p sends to p+1, p+2, ... in AM chunks", GASNETE_COLL_EXCHANGE, 0,
      exchange_any, exchange_staggered_setup, exchange_staggered_progress,
-     exchange_staggered_deliver, exchange_free_priv},
+     exchange_staggered_deliver, exchange_free_priv, exchange_staggered_quick},
     {"bruck", "log2(P) rounds of packed blocks, for small blocks", GASNETE_COLL_EXCHANGE, 0,
      exchange_any, exchange_bruck_setup, exchange_bruck_progress, exchange_bruck_deliver,
      exchange_bruck_cleanup},
@@ -208,6 +228,10 @@ const gasnete_coll_alg_t gasnete_coll_exchange_algs[] = {
     GASNETE_COLL_DIRECT_ALG(GASNETE_COLL_EXCHANGE,
                             "each rank reads its block of every src (cross-memory reads)",
                             exchange_direct_setup),
+    GASNETE_COLL_SEGMENTED_ALG("pairwise", GASNETE_COLL_EXCHANGE,
+                               "P-1 pairwise steps (XOR partners for powers of two) "
+                               "(flow-controlled)",
+                               gasnete_coll_exchange_pairwise),
 };
 const unsigned gasnete_coll_exchange_nalgs =
     sizeof(gasnete_coll_exchange_algs) / sizeof(gasnete_coll_exchange_algs[0]);

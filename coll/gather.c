@@ -5,12 +5,16 @@
  *    parent once complete; the root places runs straight into dst.
  *  - flat put: every rank puts its block into the root's dst.
  *  - direct: the root reads every rank's src in one copy each
- *    (coll_readfan.h). */
+ *    (coll_readfan.h).
+ *  - flow, for large blocks: rooted_flow.c. */
 #include "coll_putfan.h"
 #include "coll_readfan.h"
+#include "coll_segmented.h"
 #include "coll_tree.h"
 
 #include <stdlib.h>
+
+#include "coll_early.h"
 
 #define GATHER_STEP_DATA 0u
 
@@ -24,12 +28,11 @@ typedef struct {
 } gather_tree_t;
 
 static void gather_tree_setup(gasnete_coll_op_t *op) {
-  gather_tree_t *g = gasnete_coll_calloc(1, sizeof(*g));
+  gather_tree_t *g = gasnete_coll_op_priv(op, sizeof(*g));
   gasnete_coll_treepos_init(&g->pos, op);
   if (g->pos.vrank != 0 && g->pos.subtree > 1)
     g->buf = gasnete_coll_malloc((size_t)g->pos.subtree * op->args.nbytes);
   g->state = GATHER_COLLECT;
-  op->priv = g;
 }
 
 /* Offsets are relative to the receiver's run: the root's run is every
@@ -41,6 +44,33 @@ static void gather_tree_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t 
   else
     memcpy(g->buf + msg->offset, msg->data, msg->nbytes);
   __atomic_fetch_add(&g->received, msg->nbytes, __ATOMIC_ACQ_REL);
+}
+
+static void gather_take(void *op, const gasnete_coll_msg_t *msg) {
+  gasnete_coll_op_t *o = op;
+  gasnete_coll_copy_vrank_to_real(o->args.dst, o, msg->offset, msg->data, msg->nbytes);
+}
+
+/* Without an op: a leaf sends its block and is done; the root whose
+ * blocks all arrived early places them. */
+static int gather_tree_quick(gasnete_coll_op_t *op) {
+  const gasnete_coll_args_t *a = &op->args;
+  gasnete_coll_treepos_t pos;
+  gasnete_coll_treepos_init(&pos, op);
+  int done = 0;
+  if (pos.vrank == 0) {
+    done = gasnete_coll_early_take(op->team->id, op->seq, (size_t)(pos.subtree - 1) * a->nbytes,
+                                   gather_take, op);
+    char *mine = (char *)a->dst + (size_t)a->root * a->nbytes;
+    if (done && mine != a->src) memcpy(mine, a->src, a->nbytes);
+  } else if (pos.subtree == 1) {
+    gasnete_coll_send_data(op, gasnete_coll_vrank_to_rank(op, pos.parent),
+                           gasnete_coll_tag(GASNETE_COLL_TAG_ALG, GATHER_STEP_DATA, 0),
+                           (uint64_t)(pos.vrank - pos.parent) * a->nbytes, a->src, a->nbytes);
+    done = 1;
+  }
+  gasnete_coll_treepos_free(&pos);
+  return done;
 }
 
 static gasnete_coll_progress_t gather_tree_progress(gasnete_coll_op_t *op) {
@@ -76,7 +106,7 @@ static void gather_tree_cleanup(gasnete_coll_op_t *op) {
   gather_tree_t *g = op->priv;
   free(g->buf);
   gasnete_coll_treepos_free(&g->pos);
-  free(g);
+  gasnete_coll_op_priv_free(op);
 }
 
 static int gather_any(const gasnete_coll_args_t *a, gasnet_node_t size) {
@@ -125,7 +155,7 @@ static void gather_direct_setup(gasnete_coll_op_t *op) {
 
 #define GATHER_TREE(name_, shape_, desc_)                                                  \
   {name_, desc_, GASNETE_COLL_GATHER, shape_, gather_any, gather_tree_setup,              \
-   gather_tree_progress, gather_tree_deliver, gather_tree_cleanup}
+   gather_tree_progress, gather_tree_deliver, gather_tree_cleanup, gather_tree_quick}
 
 const gasnete_coll_alg_t gasnete_coll_gather_algs[] = {
     GATHER_TREE("flat", GASNETE_COLL_TREE_FLAT, "every rank sends its block to the root"),
@@ -139,6 +169,10 @@ const gasnete_coll_alg_t gasnete_coll_gather_algs[] = {
     GASNETE_COLL_DIRECT_ALG(GASNETE_COLL_GATHER,
                             "the root reads every rank's src (cross-memory reads)",
                             gather_direct_setup),
+    GASNETE_COLL_ROOTED_FLOW_ALG(GASNETE_COLL_GATHER,
+                                 "every rank sends its block once the root has announced itself "
+                                 "(flow-controlled)",
+                                 gasnete_coll_gather_flow),
 };
 const unsigned gasnete_coll_gather_nalgs =
     sizeof(gasnete_coll_gather_algs) / sizeof(gasnete_coll_gather_algs[0]);

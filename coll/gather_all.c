@@ -8,10 +8,13 @@
  *  - gather_bcast: a binomial gather to rank 0, then a binomial broadcast.
  *  - put: every rank puts its block into every dst (dst in segment).
  *  - direct: every rank reads every other rank's src into its dst in one
- *    copy each, staggered as flat (coll_readfan.h). */
+ *    copy each, staggered as flat (coll_readfan.h).
+ *  - ring, for large blocks: gather_all_ring.c. */
 #include "coll_composite.h"
+#include "coll_early.h"
 #include "coll_putfan.h"
 #include "coll_readfan.h"
+#include "coll_segmented.h"
 #include "trees.h"
 
 #include <stdlib.h>
@@ -44,10 +47,9 @@ static uint32_t dissem_count(gasnet_node_t size, unsigned round) {
 }
 
 static void gather_all_dissem_setup(gasnete_coll_op_t *op) {
-  gather_all_dissem_t *d = gasnete_coll_calloc(1, sizeof(*d));
+  gather_all_dissem_t *d = gasnete_coll_op_priv(op, sizeof(*d));
   d->nrounds = gasnete_coll_log2_ceil(op->team->size);
   d->received = gasnete_coll_calloc(d->nrounds, sizeof(size_t));
-  op->priv = d;
 }
 
 static void gather_all_dissem_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
@@ -97,7 +99,7 @@ static gasnete_coll_progress_t gather_all_dissem_progress(gasnete_coll_op_t *op)
 static void gather_all_dissem_cleanup(gasnete_coll_op_t *op) {
   gather_all_dissem_t *d = op->priv;
   free(d->received);
-  free(d);
+  gasnete_coll_op_priv_free(op);
 }
 
 /* ------------------------------------------------------------ flat (staggered) */
@@ -107,7 +109,7 @@ typedef struct {
 } gather_all_flat_t;
 
 static void gather_all_flat_setup(gasnete_coll_op_t *op) {
-  op->priv = gasnete_coll_calloc(1, sizeof(gather_all_flat_t));
+  gasnete_coll_op_priv(op, sizeof(gather_all_flat_t));
 }
 
 static void gather_all_flat_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
@@ -116,24 +118,42 @@ static void gather_all_flat_deliver(gasnete_coll_op_t *op, const gasnete_coll_ms
   __atomic_fetch_add(&f->received, msg->nbytes, __ATOMIC_ACQ_REL);
 }
 
-static gasnete_coll_progress_t gather_all_flat_progress(gasnete_coll_op_t *op) {
-  gather_all_flat_t *f = op->priv;
+/* Every other rank's block, staggered (p+1, p+2, ...), and my own. */
+static void gather_all_flat_send(gasnete_coll_op_t *op) {
   gasnet_node_t size = op->team->size, me = op->team->myrank;
   size_t nb = op->args.nbytes;
+  uint32_t tag = gasnete_coll_tag(GASNETE_COLL_TAG_ALG, GATHER_ALL_STEP_DATA, 0);
+  for (gasnet_node_t k = 1; k < size; k++)
+    gasnete_coll_send_data(op, gasnete_coll_rank_add(me, k, size), tag, (uint64_t)me * nb,
+                           op->args.src, nb);
+  gather_all_own_block(op);
+}
+
+static gasnete_coll_progress_t gather_all_flat_progress(gasnete_coll_op_t *op) {
+  gather_all_flat_t *f = op->priv;
+  size_t nb = op->args.nbytes;
   if (!f->sent) {
-    uint32_t tag = gasnete_coll_tag(GASNETE_COLL_TAG_ALG, GATHER_ALL_STEP_DATA, 0);
-    for (gasnet_node_t k = 1; k < size; k++)
-      gasnete_coll_send_data(op, gasnete_coll_rank_add(me, k, size), tag, (uint64_t)me * nb,
-                             op->args.src, nb);
-    gather_all_own_block(op);
+    gather_all_flat_send(op);
     f->sent = 1;
   }
-  if (__atomic_load_n(&f->received, __ATOMIC_ACQUIRE) < (size_t)(size - 1) * nb)
+  if (__atomic_load_n(&f->received, __ATOMIC_ACQUIRE) < (size_t)(op->team->size - 1) * nb)
     return GASNETE_COLL_WAITING;
   return GASNETE_COLL_DONE;
 }
 
-static void gather_all_free_priv(gasnete_coll_op_t *op) { free(op->priv); }
+static void gather_all_take(void *dst, const gasnete_coll_msg_t *msg) {
+  memcpy((char *)dst + msg->offset, msg->data, msg->nbytes);
+}
+
+/* Without an op: when every other block arrived early, take them and send. */
+static int gather_all_flat_quick(gasnete_coll_op_t *op) {
+  size_t want = (size_t)(op->team->size - 1) * op->args.nbytes;
+  if (!gasnete_coll_early_take(op->team->id, op->seq, want, gather_all_take, op->args.dst)) return 0;
+  gather_all_flat_send(op);
+  return 1;
+}
+
+static void gather_all_free_priv(gasnete_coll_op_t *op) { gasnete_coll_op_priv_free(op); }
 
 /* ------------------------------------------------------------ gather + broadcast */
 extern const gasnete_coll_alg_t gasnete_coll_gather_algs[];
@@ -204,7 +224,7 @@ const gasnete_coll_alg_t gasnete_coll_gather_all_algs[] = {
      gather_all_dissem_deliver, gather_all_dissem_cleanup},
     {"flat", "every rank sends its block to every other, staggered", GASNETE_COLL_GATHER_ALL, 0,
      gather_all_any, gather_all_flat_setup, gather_all_flat_progress, gather_all_flat_deliver,
-     gather_all_free_priv},
+     gather_all_free_priv, gather_all_flat_quick},
     {"gather_bcast", "binomial gather to rank 0, then binomial broadcast", GASNETE_COLL_GATHER_ALL,
      0, gather_all_any, gather_all_gb_setup, gather_all_gb_progress, gather_all_gb_deliver,
      gather_all_gb_cleanup},
@@ -214,6 +234,10 @@ const gasnete_coll_alg_t gasnete_coll_gather_all_algs[] = {
     GASNETE_COLL_DIRECT_ALG(GASNETE_COLL_GATHER_ALL,
                             "every rank reads every other rank's src (cross-memory reads)",
                             gather_all_direct_setup),
+    GASNETE_COLL_SEGMENTED_ALG("ring", GASNETE_COLL_GATHER_ALL,
+                               "P-1 steps round a ring, forwarding each block as it arrives "
+                               "(flow-controlled)",
+                               gasnete_coll_gather_all_ring),
 };
 const unsigned gasnete_coll_gather_all_nalgs =
     sizeof(gasnete_coll_gather_all_algs) / sizeof(gasnete_coll_gather_all_algs[0]);

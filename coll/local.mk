@@ -3,10 +3,14 @@
 COLL_SOURCES = \
 	coll/bcast.c \
 	coll/bcast_direct.c \
+	coll/bcast_pipe.c \
+	coll/bcast_sag.c \
 	coll/coll_api.c \
 	coll/coll_args.c \
 	coll/coll_composite.c \
 	coll/coll_dump.c \
+	coll/coll_early.c \
+	coll/coll_flow.c \
 	coll/coll_engine.c \
 	coll/coll_handle.c \
 	coll/coll_images.c \
@@ -20,8 +24,10 @@ COLL_SOURCES = \
 	coll/coll_team.c \
 	coll/coll_tree.c \
 	coll/exchange.c \
+	coll/exchange_pairwise.c \
 	coll/gather.c \
 	coll/gather_all.c \
+	coll/gather_all_ring.c \
 	coll/images_alg.c \
 	coll/images_barrier.c \
 	coll/images_reduce.c \
@@ -30,14 +36,16 @@ COLL_SOURCES = \
 	coll/reduce_args.c \
 	coll/reduce_builtin.c \
 	coll/reduce_layout.c \
+	coll/rooted_flow.c \
 	coll/scan.c \
+	coll/scan_chain.c \
 	coll/scatter.c \
 	coll/select.c \
 	coll/team_barrier.c \
 	coll/team_split.c \
 	coll/trees.c
 COLL_CPPFLAGS = $(PUBLIC_CPPFLAGS) -DGASNETI_CONDUIT_NEUTRAL
-noinst_HEADERS += coll/coll_internal.h coll/coll_composite.h coll/coll_putfan.h coll/coll_readfan.h \
+noinst_HEADERS += coll/coll_internal.h coll/coll_composite.h coll/coll_early.h coll/coll_flow.h coll/coll_segmented.h coll/scan_chain.h coll/coll_putfan.h coll/coll_readfan.h \
 	coll/coll_tree.h coll/trees.h coll/reduce_apply.h coll/reduce_layout.h \
 	coll/coll_images.h coll/images_reduce.h
 include_HEADERS += include/gasnet_coll.h

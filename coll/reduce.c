@@ -21,6 +21,8 @@
 
 #include <stdlib.h>
 
+#include "coll_early.h"
+
 #define REDUCE_STEP_PARTIAL 0u
 
 typedef enum {
@@ -52,8 +54,8 @@ typedef struct {
 
 /* Rows of a range: one per rotated row, or the single row 0 when the
  * function is commutative (each rank pre-reduces everything it holds). */
-static void reduce_range_init(reduce_range_t *r, const reduce_tree_t *t, gasnet_node_t root,
-                              uint32_t vrank, uint32_t nranks) {
+static void reduce_range_init(gasnete_coll_op_t *op, reduce_range_t *r, const reduce_tree_t *t,
+                              gasnet_node_t root, uint32_t vrank, uint32_t nranks) {
   r->vrank = vrank;
   r->nranks = nranks;
   r->any = gasnete_coll_layout_rows(&t->layout, root, vrank, nranks, &r->lo, &r->hi);
@@ -62,7 +64,7 @@ static void reduce_range_init(reduce_range_t *r, const reduce_tree_t *t, gasnet_
     r->hi = 1;
   }
   if (!r->any) r->lo = r->hi = 0;
-  r->partials = gasnete_coll_malloc((size_t)(r->hi - r->lo) * t->fn.elem_size);
+  r->partials = gasnete_coll_op_scratch(op, (size_t)(r->hi - r->lo) * t->fn.elem_size);
   r->received = 0;
 }
 
@@ -71,25 +73,26 @@ static int reduce_child_cmp(const void *a, const void *b) {
   return x->vrank < y->vrank ? -1 : x->vrank > y->vrank;
 }
 
+/* Everything lives in the op's scratch (freed when it retires). */
 static void reduce_tree_setup(gasnete_coll_op_t *op) {
   const gasnete_coll_args_t *a = &op->args;
-  reduce_tree_t *t = gasnete_coll_calloc(1, sizeof(*t));
+  reduce_tree_t *t = gasnete_coll_op_scratch(op, sizeof(*t));
+  op->priv = t;
   gasnete_coll_treepos_init(&t->pos, op);
   t->layout = gasnete_coll_layout_make(a->red.src_blksz, a->red.src_offset, a->red.elem_count,
                                        op->team->size);
-  gasnete_coll_apply_init(&t->fn, a->red.func, a->red.func_arg, a->red.elem_size);
-  reduce_range_init(&t->mine, t, a->root, t->pos.vrank, t->pos.subtree);
-  t->have = gasnete_coll_calloc((size_t)(t->mine.hi - t->mine.lo), 1);
+  gasnete_coll_apply_init_in(&t->fn, a->red.func, a->red.func_arg, a->red.elem_size,
+                             gasnete_coll_op_scratch(op, a->red.elem_size));
+  reduce_range_init(op, &t->mine, t, a->root, t->pos.vrank, t->pos.subtree);
+  t->have = gasnete_coll_op_scratch(op, (size_t)(t->mine.hi - t->mine.lo));
   t->nchildren = t->pos.nchildren;
-  gasnete_coll_tree_child_t *sorted = gasnete_coll_calloc(t->nchildren, sizeof(*sorted));
+  gasnete_coll_tree_child_t *sorted = gasnete_coll_op_scratch(op, t->nchildren * sizeof(*sorted));
   memcpy(sorted, t->pos.children, t->nchildren * sizeof(*sorted));
   qsort(sorted, t->nchildren, sizeof(*sorted), reduce_child_cmp);
-  t->children = gasnete_coll_calloc(t->nchildren, sizeof(reduce_range_t));
+  t->children = gasnete_coll_op_scratch(op, t->nchildren * sizeof(reduce_range_t));
   for (uint32_t i = 0; i < t->nchildren; i++)
-    reduce_range_init(&t->children[i], t, a->root, sorted[i].vrank, sorted[i].subtree_size);
-  free(sorted);
+    reduce_range_init(op, &t->children[i], t, a->root, sorted[i].vrank, sorted[i].subtree_size);
   t->state = REDUCE_LOCAL;
-  op->priv = t;
 }
 
 static void reduce_tree_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
@@ -193,13 +196,91 @@ static gasnete_coll_progress_t reduce_tree_progress(gasnete_coll_op_t *op) {
 
 static void reduce_tree_cleanup(gasnete_coll_op_t *op) {
   reduce_tree_t *t = op->priv;
-  for (uint32_t i = 0; i < t->nchildren; i++) free(t->children[i].partials);
-  free(t->children);
-  free(t->mine.partials);
-  free(t->have);
-  gasnete_coll_apply_free(&t->fn);
-  gasnete_coll_treepos_free(&t->pos);
-  free(t);
+  gasnete_coll_treepos_free(&t->pos); /* the rest is the op's scratch */
+}
+
+/* ------------------------------------------------------------ quick path
+ * For a commutative function (one partial per subtree) of small elements,
+ * without an op: a rank whose children's partials all arrived early (a
+ * leaf has none) reduces its own elements, folds the children's in, in
+ * the op's order (ascending virtual rank, so the result is the same bit
+ * for bit), and sends the partial up or writes the result. */
+#define REDUCE_QUICK_ELEM 64u /* largest element taken: partials live on the stack */
+
+typedef struct {
+  const gasnete_coll_op_t *op;
+  const gasnete_coll_treepos_t *pos;
+  char (*parts)[REDUCE_QUICK_ELEM]; /* by position in pos->children */
+} reduce_quick_t;
+
+static void reduce_quick_take(void *ctx, const gasnete_coll_msg_t *msg) {
+  reduce_quick_t *q = ctx;
+  uint32_t v = gasnete_coll_rank_sub(msg->src_rank, q->op->args.root, q->op->team->size);
+  for (uint32_t i = 0; i < q->pos->nchildren; i++)
+    if (q->pos->children[i].vrank == v) memcpy(q->parts[i], msg->data, msg->nbytes);
+}
+
+/* Ascending virtual rank: the order the op combines in (a flat tree's
+ * children are in it already). */
+static void reduce_quick_sort(gasnete_coll_treepos_t *pos) {
+  for (uint32_t i = 1; i < pos->nchildren; i++)
+    if (pos->children[i - 1].vrank > pos->children[i].vrank) {
+      qsort(pos->children, pos->nchildren, sizeof(*pos->children), reduce_child_cmp);
+      return;
+    }
+}
+
+static int reduce_quick_run(gasnete_coll_op_t *op, gasnete_coll_treepos_t *pos,
+                            const gasnete_coll_apply_t *fn) {
+  const gasnete_coll_args_t *a = &op->args;
+  size_t es = fn->elem_size;
+  gasnete_coll_layout_t l =
+      gasnete_coll_layout_make(a->red.src_blksz, a->red.src_offset, a->red.elem_count, op->team->size);
+  char parts[GASNETE_COLL_TREEPOS_FEW][REDUCE_QUICK_ELEM], acc[REDUCE_QUICK_ELEM];
+  uint8_t sends[GASNETE_COLL_TREEPOS_FEW];
+  size_t expect = 0;
+  for (uint32_t i = 0; i < pos->nchildren; i++) {
+    uint64_t lo, hi;
+    sends[i] = (uint8_t)gasnete_coll_layout_rows(&l, a->root, pos->children[i].vrank,
+                                                 pos->children[i].subtree_size, &lo, &hi);
+    expect += sends[i] ? es : 0;
+  }
+  reduce_quick_t q = {op, pos, parts};
+  if (expect && !gasnete_coll_early_take(op->team->id, op->seq, expect, reduce_quick_take, &q))
+    return 0;
+  uint64_t local, n = gasnete_coll_layout_local_run(&l, op->team->myrank, &local);
+  if (n) gasnete_coll_apply_reduce(fn, acc, (const char *)a->src + local * es, n);
+  int have = n != 0;
+  for (uint32_t i = 0; i < pos->nchildren; i++) {
+    if (!sends[i]) continue;
+    if (have) gasnete_coll_apply_accumulate(fn, acc, parts[i]);
+    else memcpy(acc, parts[i], es);
+    have = 1;
+  }
+  if (pos->vrank == 0)
+    memcpy(a->dst, acc, es); /* the array has an element, so some subtree had it */
+  else if (have)
+    gasnete_coll_send_data(op, gasnete_coll_vrank_to_rank(op, pos->parent),
+                           gasnete_coll_tag(GASNETE_COLL_TAG_ALG, REDUCE_STEP_PARTIAL, 0), 0, acc, es);
+  return 1;
+}
+
+static int reduce_tree_quick(gasnete_coll_op_t *op) {
+  const gasnete_coll_args_t *a = &op->args;
+  gasnete_coll_apply_t fn;
+  char scratch[REDUCE_QUICK_ELEM];
+  if (a->red.elem_size > REDUCE_QUICK_ELEM) return 0;
+  gasnete_coll_apply_init_in(&fn, a->red.func, a->red.func_arg, a->red.elem_size, scratch);
+  if (gasnete_coll_apply_noncomm(&fn)) return 0;
+  gasnete_coll_treepos_t pos;
+  gasnete_coll_treepos_init(&pos, op);
+  int done = 0;
+  if (pos.children == pos.few) { /* few children: their partials fit on the stack */
+    reduce_quick_sort(&pos);
+    done = reduce_quick_run(op, &pos, &fn);
+  }
+  gasnete_coll_treepos_free(&pos);
+  return done;
 }
 
 static int reduce_any(const gasnete_coll_args_t *a, gasnet_node_t size) {
@@ -210,7 +291,7 @@ static int reduce_any(const gasnete_coll_args_t *a, gasnet_node_t size) {
 
 #define REDUCE_TREE(name_, shape_, desc_)                                                   \
   {name_, desc_, GASNETE_COLL_REDUCE, shape_, reduce_any, reduce_tree_setup,               \
-   reduce_tree_progress, reduce_tree_deliver, reduce_tree_cleanup}
+   reduce_tree_progress, reduce_tree_deliver, reduce_tree_cleanup, reduce_tree_quick}
 
 const gasnete_coll_alg_t gasnete_coll_reduce_algs[] = {
     REDUCE_TREE("flat", GASNETE_COLL_TREE_FLAT, "every rank sends its partials to the root"),

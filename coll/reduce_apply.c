@@ -16,16 +16,26 @@ void gasnete_coll_check_fn(gasnet_coll_fn_handle_t func, const char *call) {
                        (unsigned)func, (unsigned)func);
 }
 
-void gasnete_coll_apply_init(gasnete_coll_apply_t *fn, gasnet_coll_fn_handle_t func, int arg,
-                             size_t elem_size) {
+void gasnete_coll_apply_init_in(gasnete_coll_apply_t *fn, gasnet_coll_fn_handle_t func, int arg,
+                                size_t elem_size, void *scratch) {
   fn->fnptr = gasnete_coll_fn_table[func].fnptr;
   fn->flags = gasnete_coll_fn_table[func].flags;
   fn->arg = arg;
   fn->elem_size = elem_size;
-  fn->scratch = gasnete_coll_malloc(elem_size);
+  fn->scratch = scratch;
+  fn->owns_scratch = 0;
 }
 
-void gasnete_coll_apply_free(gasnete_coll_apply_t *fn) { free(fn->scratch); }
+void gasnete_coll_apply_init(gasnete_coll_apply_t *fn, gasnet_coll_fn_handle_t func, int arg,
+                             size_t elem_size) {
+  gasnete_coll_apply_init_in(fn, func, arg, elem_size, gasnete_coll_malloc(elem_size));
+  fn->owns_scratch = 1;
+}
+
+void gasnete_coll_apply_free(gasnete_coll_apply_t *fn) {
+  if (fn->owns_scratch) free(fn->scratch);
+  fn->scratch = NULL;
+}
 
 static inline void gasnete_coll_apply_call(const gasnete_coll_apply_t *fn, void *results,
                                            size_t result_count, const void *left, size_t left_count,

@@ -18,10 +18,14 @@ typedef struct {
   int arg;        /* func_arg of the call */
   size_t elem_size;
   void *scratch; /* one element, for combining in place */
+  int owns_scratch;
 } gasnete_coll_apply_t;
 
 extern void gasnete_coll_apply_init(gasnete_coll_apply_t *fn, gasnet_coll_fn_handle_t func, int arg,
                                     size_t elem_size);
+/* The same with the caller's scratch element (kept by the caller). */
+extern void gasnete_coll_apply_init_in(gasnete_coll_apply_t *fn, gasnet_coll_fn_handle_t func,
+                                       int arg, size_t elem_size, void *scratch);
 extern void gasnete_coll_apply_free(gasnete_coll_apply_t *fn);
 
 static inline int gasnete_coll_apply_noncomm(const gasnete_coll_apply_t *fn) {

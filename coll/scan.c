@@ -21,9 +21,11 @@
  *     its previous block; carry + A is the prefix just before this block,
  *     from which one client call yields the block's results.
  * Windows are combined only in array order, so the grouping changes but
- * the order never does; every step is deterministic. */
+ * the order never does; every step is deterministic. scan_chain.c has the
+ * chain for arrays of one row. */
 #include "reduce_apply.h"
 #include "reduce_layout.h"
+#include "scan_chain.h"
 #include "trees.h"
 
 #include <stdlib.h>
@@ -333,6 +335,10 @@ static int scan_any(const gasnete_coll_args_t *a, gasnet_node_t size) {
 const gasnete_coll_alg_t gasnete_coll_scan_algs[] = {
     {"dissem", "per-row partials over log2(P) dissemination rounds, then a local prefix",
      GASNETE_COLL_SCAN, 0, scan_any, scan_setup, scan_progress, scan_deliver, scan_cleanup},
+    {"chain", "the prefix of the ranks before passed down a chain (arrays of one row)",
+     GASNETE_COLL_SCAN, 0, gasnete_coll_scan_chain_eligible, gasnete_coll_scan_chain_setup,
+     gasnete_coll_scan_chain_progress, gasnete_coll_scan_chain_deliver,
+     gasnete_coll_scan_chain_cleanup, gasnete_coll_scan_chain_quick},
 };
 const unsigned gasnete_coll_scan_nalgs =
     sizeof(gasnete_coll_scan_algs) / sizeof(gasnete_coll_scan_algs[0]);

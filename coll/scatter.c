@@ -5,12 +5,16 @@
  *    and forwards each child's run. Leaves receive straight into dst.
  *  - flat put: the root puts each block into its rank's dst.
  *  - direct: each rank reads its block of the root's src in one copy
- *    (coll_readfan.h). */
+ *    (coll_readfan.h).
+ *  - flow, for large blocks: rooted_flow.c. */
 #include "coll_putfan.h"
 #include "coll_readfan.h"
+#include "coll_segmented.h"
 #include "coll_tree.h"
 
 #include <stdlib.h>
+
+#include "coll_early.h"
 
 #define SCATTER_STEP_DATA 0u
 
@@ -24,13 +28,12 @@ typedef struct {
 } scatter_tree_t;
 
 static void scatter_tree_setup(gasnete_coll_op_t *op) {
-  scatter_tree_t *s = gasnete_coll_calloc(1, sizeof(*s));
+  scatter_tree_t *s = gasnete_coll_op_priv(op, sizeof(*s));
   gasnete_coll_treepos_init(&s->pos, op);
   if (s->pos.vrank != 0)
     s->buf = s->pos.subtree == 1 ? op->args.dst
                                  : gasnete_coll_malloc((size_t)s->pos.subtree * op->args.nbytes);
   s->state = SCATTER_AWAIT_DATA;
-  op->priv = s;
 }
 
 static void scatter_tree_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
@@ -39,18 +42,44 @@ static void scatter_tree_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t
   __atomic_fetch_add(&s->received, msg->nbytes, __ATOMIC_ACQ_REL);
 }
 
-static void scatter_tree_forward(gasnete_coll_op_t *op, scatter_tree_t *s) {
+/* Send each child its subtree's run: from the root's src (ordered by real
+ * rank), or from buf (my run, ordered by virtual rank). */
+static void scatter_tree_forward(gasnete_coll_op_t *op, const gasnete_coll_treepos_t *pos,
+                                 const char *buf) {
   const gasnete_coll_args_t *a = &op->args;
   uint32_t tag = gasnete_coll_tag(GASNETE_COLL_TAG_ALG, SCATTER_STEP_DATA, 0);
-  for (uint32_t i = 0; i < s->pos.nchildren; i++) {
-    const gasnete_coll_tree_child_t *c = &s->pos.children[i];
+  for (uint32_t i = 0; i < pos->nchildren; i++) {
+    const gasnete_coll_tree_child_t *c = &pos->children[i];
     gasnet_node_t rank = gasnete_coll_vrank_to_rank(op, c->vrank);
-    if (s->pos.vrank == 0)
+    if (pos->vrank == 0)
       gasnete_coll_send_real_run(op, rank, tag, 0, a->src, c->vrank, c->subtree_size);
     else
-      gasnete_coll_send_data(op, rank, tag, 0, s->buf + (size_t)(c->vrank - s->pos.vrank) * a->nbytes,
+      gasnete_coll_send_data(op, rank, tag, 0, buf + (size_t)(c->vrank - pos->vrank) * a->nbytes,
                              (size_t)c->subtree_size * a->nbytes);
   }
+}
+
+static void scatter_take(void *dst, const gasnete_coll_msg_t *msg) {
+  memcpy((char *)dst + msg->offset, msg->data, msg->nbytes);
+}
+
+/* Without an op: the root sends and keeps its block; a leaf whose block
+ * arrived early takes it. */
+static int scatter_tree_quick(gasnete_coll_op_t *op) {
+  const gasnete_coll_args_t *a = &op->args;
+  gasnete_coll_treepos_t pos;
+  gasnete_coll_treepos_init(&pos, op);
+  int done = 0;
+  if (pos.vrank == 0) {
+    scatter_tree_forward(op, &pos, NULL);
+    const char *mine = (const char *)a->src + (size_t)op->team->myrank * a->nbytes;
+    if (mine != a->dst) memcpy(a->dst, mine, a->nbytes);
+    done = 1;
+  } else if (pos.subtree == 1) {
+    done = gasnete_coll_early_take(op->team->id, op->seq, a->nbytes, scatter_take, a->dst);
+  }
+  gasnete_coll_treepos_free(&pos);
+  return done;
 }
 
 static gasnete_coll_progress_t scatter_tree_progress(gasnete_coll_op_t *op) {
@@ -64,7 +93,7 @@ static gasnete_coll_progress_t scatter_tree_progress(gasnete_coll_op_t *op) {
       s->state = SCATTER_FORWARD;
       __attribute__((fallthrough));
     case SCATTER_FORWARD: {
-      scatter_tree_forward(op, s);
+      scatter_tree_forward(op, &s->pos, s->buf);
       /* My own block: first of my run, or my slot in the root's src. */
       const char *mine = s->pos.vrank == 0
                              ? (const char *)a->src + (size_t)op->team->myrank * a->nbytes
@@ -82,7 +111,7 @@ static void scatter_tree_cleanup(gasnete_coll_op_t *op) {
   scatter_tree_t *s = op->priv;
   if (s->buf && s->buf != op->args.dst) free(s->buf);
   gasnete_coll_treepos_free(&s->pos);
-  free(s);
+  gasnete_coll_op_priv_free(op);
 }
 
 static int scatter_any(const gasnete_coll_args_t *a, gasnet_node_t size) {
@@ -129,7 +158,7 @@ static void scatter_direct_setup(gasnete_coll_op_t *op) {
 
 #define SCATTER_TREE(name_, shape_, desc_)                                                   \
   {name_, desc_, GASNETE_COLL_SCATTER, shape_, scatter_any, scatter_tree_setup,             \
-   scatter_tree_progress, scatter_tree_deliver, scatter_tree_cleanup}
+   scatter_tree_progress, scatter_tree_deliver, scatter_tree_cleanup, scatter_tree_quick}
 
 const gasnete_coll_alg_t gasnete_coll_scatter_algs[] = {
     SCATTER_TREE("flat", GASNETE_COLL_TREE_FLAT, "root sends each block in AM chunks"),
@@ -143,6 +172,10 @@ const gasnete_coll_alg_t gasnete_coll_scatter_algs[] = {
     GASNETE_COLL_DIRECT_ALG(GASNETE_COLL_SCATTER,
                             "each rank reads its block of the root's src (cross-memory reads)",
                             scatter_direct_setup),
+    GASNETE_COLL_ROOTED_FLOW_ALG(GASNETE_COLL_SCATTER,
+                                 "root sends each block once its rank has announced itself "
+                                 "(flow-controlled)",
+                                 gasnete_coll_scatter_flow),
 };
 const unsigned gasnete_coll_scatter_nalgs =
     sizeof(gasnete_coll_scatter_algs) / sizeof(gasnete_coll_scatter_algs[0]);

@@ -4,8 +4,10 @@
  * the valid ones); a forced algorithm that cannot serve a call (a put-based
  * one without DST_IN_SEGMENT) gives way to the default choice. */
 #include "coll_internal.h"
+#include "scan_chain.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
@@ -42,11 +44,24 @@ static gasnete_coll_alg_table_t gasnete_coll_tables[GASNETE_COLL_KIND_COUNT] = {
  * destination beats AM chunks (which copy twice); GASNET_COLL_PUT_THRESHOLD. */
 static size_t gasnete_coll_put_threshold = 8192;
 
+/* At and above this many bytes per block, the flow-controlled algorithms
+ * (coll_flow.h: broadcast pipe, scatter and gather flow, gather_all ring,
+ * exchange pairwise) replace the eager AM ones, whose receivers would
+ * otherwise take large data through the early-arrival store;
+ * GASNET_COLL_FLOW_THRESHOLD. */
+static size_t gasnete_coll_flow_threshold = 131072;
+
+/* Above 3 ranks, the chain scan only for fewer bytes a rank than this. */
+#define GASNETE_COLL_CHAIN_SCAN_MAX 32768u
+
 /* At and above this many bytes per block, a broadcast, scatter or gather
  * out of the segment reads peers' buffers directly where the conduit
- * allows (a gather_all from 8 times it; docs/collectives.md has the
- * measurements); GASNET_COLL_DIRECT_THRESHOLD. */
-static size_t gasnete_coll_direct_threshold = 32768;
+ * allows (a gather_all from 8 times it); GASNET_COLL_DIRECT_THRESHOLD.
+ * Off by default: on the smp conduit a cross-memory read copies at about
+ * a quarter of memcpy's speed, and the AM algorithms beat it at every
+ * size measured (docs/collectives.md, "Direct algorithms"). */
+#define GASNETE_COLL_DIRECT_OFF SIZE_MAX
+static size_t gasnete_coll_direct_threshold = GASNETE_COLL_DIRECT_OFF;
 /* gasneti_xmem_available for every node of the job: a team's members are
  * among them, and the conduit's answer is the same on every node, so this
  * is too (every node must choose the same algorithm). */
@@ -118,47 +133,90 @@ void gasnete_coll_select_init(void) {
   }
   gasnete_coll_put_threshold =
       gasnete_coll_env_bytes("GASNET_COLL_PUT_THRESHOLD", gasnete_coll_put_threshold);
+  gasnete_coll_flow_threshold =
+      gasnete_coll_env_bytes("GASNET_COLL_FLOW_THRESHOLD", gasnete_coll_flow_threshold);
   gasnete_coll_direct_init();
 }
 
+/* The default policy names its choices with string constants: remember
+ * what each (kind, name) found, so a call costs no string compares. A
+ * slot is claimed once (its name set last, with a compare-and-swap) and
+ * never changes, so threads may read it without a lock; a name whose slot
+ * is taken is looked up each time. */
+#define GASNETE_COLL_NAME_CACHE 64u
+typedef struct {
+  const char *name; /* atomic: set once, after kind and alg */
+  gasnete_coll_kind_t kind;
+  const gasnete_coll_alg_t *alg;
+  int claimed; /* atomic */
+} gasnete_coll_name_slot_t;
+static gasnete_coll_name_slot_t gasnete_coll_name_cache[GASNETE_COLL_NAME_CACHE];
+
 static const gasnete_coll_alg_t *gasnete_coll_by_name(gasnete_coll_kind_t kind, const char *name) {
+  unsigned h = (unsigned)(((uintptr_t)name >> 3) * 31u + (unsigned)kind);
+  gasnete_coll_name_slot_t *slot = &gasnete_coll_name_cache[h % GASNETE_COLL_NAME_CACHE];
+  if (__atomic_load_n(&slot->name, __ATOMIC_ACQUIRE) == name && slot->kind == kind) return slot->alg;
   const gasnete_coll_alg_t *alg = gasnete_coll_find_alg(&gasnete_coll_tables[kind], name);
   if (!alg) gasneti_fatalerror("gasnet_coll: internal: no %s algorithm \"%s\"",
                                gasnete_coll_tables[kind].op_name, name);
+  int unclaimed = 0;
+  if (__atomic_compare_exchange_n(&slot->claimed, &unclaimed, 1, 0, __ATOMIC_ACQ_REL,
+                                  __ATOMIC_ACQUIRE)) {
+    slot->kind = kind;
+    slot->alg = alg;
+    __atomic_store_n(&slot->name, name, __ATOMIC_RELEASE);
+  }
   return alg;
 }
 
-/* The default policy, from measurements on the smp and mpi conduits
- * (docs/collectives.md has the numbers). */
+/* The default policy, from measurements on the smp conduit at 2 and 4
+ * processes on 2 cores (docs/collectives.md, "How the selector was
+ * tuned"): eager AM algorithms below the flow threshold (flat up to 4
+ * ranks, where every receiver hears from the root at once; trees above),
+ * flow-controlled ones from it, put when the destination is in the
+ * segment. */
 static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a, gasnet_node_t size) {
   int put_ok = (a->flags & GASNET_COLL_DST_IN_SEGMENT) && a->nbytes >= gasnete_coll_put_threshold;
   int direct_ok = gasnete_coll_xmem_all && a->nbytes >= gasnete_coll_direct_threshold;
+  int large = a->nbytes >= gasnete_coll_flow_threshold;
+  int few = size <= 4;
+  if (put_ok && a->kind <= GASNETE_COLL_EXCHANGE) return "put";
   switch (a->kind) {
-    /* Out of the segment, a direct read (one copy) beats AM chunks (two)
-     * from 32 KiB; in it, the root's puts beat the reads (a read pins the
-     * peer's pages). Exchange's direct form is not chosen: it did not win
-     * consistently (docs/collectives.md). */
+    /* Past 4 ranks on 2 cores the eager trees stayed ahead of the
+     * handshakes, so only the pipe, whose chain spreads the copies, and
+     * only up to 4 ranks. */
     case GASNETE_COLL_BROADCAST:
+      if (direct_ok) return "direct";
+      if (large && few) return "pipe";
+      return few ? "flat" : "binomial";
     case GASNETE_COLL_SCATTER:
     case GASNETE_COLL_GATHER:
-      if (put_ok) return "put";
-      return direct_ok ? "direct" : (size <= 3 ? "flat" : "binomial");
-    /* Every rank reads P-1 blocks, one after another on its polling
-     * thread, while flat's AM chunks flow both ways at once: reads win
-     * only from 256 KiB at 2 and 4 nodes, so 8 times the threshold
-     * (divided, so a huge threshold cannot overflow). */
+      if (direct_ok) return "direct";
+      if (large) return "flow";
+      return few ? "flat" : "binomial";
+    /* Every rank sends P-1 blocks: flat while they are small, the ring's
+     * one neighbour each way for large ones. */
     case GASNETE_COLL_GATHER_ALL:
-      if (put_ok) return "put";
       if (gasnete_coll_xmem_all && a->nbytes / 8 >= gasnete_coll_direct_threshold) return "direct";
-      return size <= 4 ? "flat" : "dissem";
+      if (large) return "ring";
+      return few ? "flat" : "dissem";
     case GASNETE_COLL_EXCHANGE:
-      if (put_ok) return "put";
+      if (large) return "pairwise";
       return (a->nbytes <= 64 && size > 4) ? "bruck" : "staggered";
     /* Reduce sends one small partial per subtree (per row when
      * non-commutative): a flat tree's root does the fewest hops while it
      * has few children. */
-    case GASNETE_COLL_REDUCE: return size <= 3 ? "flat" : "binomial";
-    case GASNETE_COLL_SCAN: return "dissem";
+    case GASNETE_COLL_REDUCE: return few ? "flat" : "binomial";
+    /* The chain where it applies (arrays of one row): nobody waits for a
+     * higher rank, so back-to-back scans flow. Its P-1 hops cost more than
+     * the dissemination's log2(P) rounds for larger teams, and at 4 ranks
+     * from 32 KiB a rank (its carry waits for every lower rank's pass over
+     * its elements). */
+    case GASNETE_COLL_SCAN: {
+      size_t per_rank = a->red.elem_size * (a->red.elem_count / size);
+      int chain = size <= 3 || (size <= 8 && per_rank < GASNETE_COLL_CHAIN_SCAN_MAX);
+      return chain && gasnete_coll_scan_chain_eligible(a, size) ? "chain" : "dissem";
+    }
     default: break;
   }
   return NULL;
@@ -170,6 +228,22 @@ const gasnete_coll_alg_t *gasnete_coll_select(const gasnete_coll_args_t *args, g
   return gasnete_coll_by_name(args->kind, gasnete_coll_default_name(args, size));
 }
 
+const gasnete_coll_alg_t *gasnete_coll_select_for_team(gasnete_coll_team_t *team,
+                                                       const gasnete_coll_args_t *args) {
+  /* The choice depends on nothing else (reduce and scan: their layouts). */
+  if (team->last_choice.alg && team->last_choice.kind == args->kind &&
+      team->last_choice.nbytes == args->nbytes && team->last_choice.flags == args->flags &&
+      !memcmp(&team->last_choice.red, &args->red, sizeof(args->red)))
+    return team->last_choice.alg;
+  const gasnete_coll_alg_t *alg = gasnete_coll_select(args, team->size);
+  team->last_choice.alg = alg;
+  team->last_choice.kind = args->kind;
+  team->last_choice.nbytes = args->nbytes;
+  team->last_choice.flags = args->flags;
+  team->last_choice.red = args->red;
+  return alg;
+}
+
 gasnete_coll_alg_table_view_t gasnete_coll_select_table(gasnete_coll_kind_t kind) {
   const gasnete_coll_alg_table_t *t = &gasnete_coll_tables[kind];
   gasnete_coll_alg_table_view_t v = {t->op_name, t->env_name, t->algs, *t->nalgs, t->forced};
@@ -178,3 +252,4 @@ gasnete_coll_alg_table_view_t gasnete_coll_select_table(gasnete_coll_kind_t kind
 
 size_t gasnete_coll_select_put_threshold(void) { return gasnete_coll_put_threshold; }
 size_t gasnete_coll_select_direct_threshold(void) { return gasnete_coll_direct_threshold; }
+size_t gasnete_coll_select_flow_threshold(void) { return gasnete_coll_flow_threshold; }

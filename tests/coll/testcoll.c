@@ -5,7 +5,10 @@
  *
  *   -c CONFIG  which algorithms to force (see `configs` below): default
  *              (the selector's choice), flat, binomial, binary, knomial,
- *              put, direct. A config sets GASNET_COLL_<OP>_ALG for every op (and
+ *              put, direct, segmented (the flow-controlled algorithms:
+ *              broadcast pipe, scatter and gather flow, gather_all ring,
+ *              exchange pairwise), sag (the same with broadcast
+ *              scatter_allgather). A config sets GASNET_COLL_<OP>_ALG for every op (and
  *              GASNET_COLL_TREE_RADIX) before gasnet_init, so the forked
  *              nodes inherit it; gasnet_coll_init reads it.
  *   -a OP=ALG  force ALG for OP (broadcast, scatter, gather, gather_all,
@@ -84,6 +87,10 @@ static const config_t configs[] = {
     {"knomial", {"knomial", "knomial", "knomial", "dissem", "bruck"}, "3"},
     {"put", {"put", "put", "put", "put", "put"}, NULL},
     {"direct", {"direct", "direct", "direct", "direct", "direct"}, NULL},
+    /* The flow-controlled algorithms for large data (scatter and gather
+     * have none: the selector's choice). */
+    {"segmented", {"pipe", "flow", "flow", "ring", "pairwise"}, NULL},
+    {"sag", {"scatter_allgather", "flow", "flow", "ring", "pairwise"}, NULL},
 };
 #define NCONFIGS (sizeof(configs) / sizeof(configs[0]))
 

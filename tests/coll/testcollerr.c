@@ -130,6 +130,7 @@ static const case_t cases[] = {
     {"badalg_gather_all", "GASNET_COLL_GATHER_ALL_ALG=bogus"},
     {"badradix", "GASNET_COLL_TREE_RADIX=1"},
     {"badthreshold", "GASNET_COLL_DIRECT_THRESHOLD=32x"},
+    {"badflowthreshold", "GASNET_COLL_FLOW_THRESHOLD=-1"},
     {"badxmem", "GASNET_SMP_XMEM=sometimes (smp: fatal at attach)"},
     {"mismatch_nbytes", "nbytes differs on the last node (debug builds, 2+ nodes)"},
     {"mismatch_root", "root differs on the last node (debug builds, 2+ nodes)"},
@@ -220,6 +221,7 @@ int main(int argc, char **argv) {
   if (!strcmp(c, "badalg_scan")) setenv("GASNET_COLL_SCAN_ALG", "bogus", 1);
   if (!strcmp(c, "badradix")) setenv("GASNET_COLL_TREE_RADIX", "1", 1);
   if (!strcmp(c, "badthreshold")) setenv("GASNET_COLL_DIRECT_THRESHOLD", "32x", 1);
+  if (!strcmp(c, "badflowthreshold")) setenv("GASNET_COLL_FLOW_THRESHOLD", "-1", 1);
   if (!strcmp(c, "badxmem")) setenv("GASNET_SMP_XMEM", "sometimes", 1);
 
   gasnet_handlerentry_t handlers[] = {{H_BAD_COLL, (void (*)())bad_coll_handler},
@@ -279,7 +281,12 @@ int main(int argc, char **argv) {
 #ifndef GASNET_DEBUG
     skip("dead handles are detected only in debug builds (GASNET_DEBUG)");
 #endif
-    gasnet_coll_handle_t h = gasnet_coll_gather_all_nb(T, seg_buf, seg_buf + 4096, 8, GOOD);
+    /* A call that finishes at once returns GASNET_COLL_INVALID_HANDLE
+     * (at 1 node every one does); an aggregate's closing call always
+     * returns its live handle. */
+    (void)gasnet_coll_gather_all_nb(T, seg_buf, seg_buf + 4096, 8, GOOD | GASNET_COLL_AGGREGATE);
+    gasnet_coll_handle_t h = gasnet_coll_gather_all_nb(T, seg_buf + 8192, seg_buf + 12288, 8, GOOD);
+    TEST_CHECK(h != GASNET_COLL_INVALID_HANDLE, "an aggregate's handle is not live");
     gasnet_coll_wait_sync(h);
     gasnet_coll_wait_sync(h); /* dead */
   }

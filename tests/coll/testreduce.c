@@ -331,6 +331,11 @@ int main(int argc, char **argv) {
       }
   run_scan(FN_REC, (layout_t){1, 0}, (layout_t){1, 0}, 30000, GASNET_COLL_INCLUSIVE_SCAN);
   run_scan(FN_MAT, (layout_t){9000, 0}, (layout_t){0, 0}, 9000 * (size_t)N, GASNET_COLL_EXCLUSIVE_SCAN);
+  /* Blocked layouts, one block per image (the chain's arrays), the last
+   * block short. */
+  run_scan(FN_MAT, (layout_t){9000, 0}, (layout_t){9000, 0}, 9000 * (size_t)N - 5,
+           GASNET_COLL_INCLUSIVE_SCAN);
+  run_scan(FN_REC, (layout_t){700, 0}, (layout_t){700, 0}, 700 * (size_t)N, GASNET_COLL_EXCLUSIVE_SCAN);
   test_print0("testreduce: scan done (%u cases)\n", case_no);
 
   TEST_CHECK(strict_calls == 0 || pings > 0 || N == 0, "pings never arrived");

@@ -79,16 +79,16 @@ static const gasnet_coll_fn_entry_t fn_table[] = {
 static int op_computes(int op) { return op >= OP_REDUCE; }
 /* The algorithms of each op (coll/bcast.c, scatter.c, gather.c,
  * gather_all.c, exchange.c), to know which ops a -a name applies to. */
-static const char *const op_algs[OP_COUNT][7] = {
-    {"flat", "binomial", "binary", "knomial", "put", "direct", NULL},
-    {"flat", "binomial", "binary", "knomial", "put", "direct", NULL},
-    {"flat", "binomial", "binary", "knomial", "put", "direct", NULL},
-    {"dissem", "flat", "gather_bcast", "put", "direct", NULL, NULL},
-    {"staggered", "bruck", "put", "direct", NULL, NULL, NULL},
+static const char *const op_algs[OP_COUNT][9] = {
+    {"flat", "binomial", "binary", "knomial", "put", "direct", "pipe", "scatter_allgather", NULL},
+    {"flat", "binomial", "binary", "knomial", "put", "direct", "flow", NULL},
+    {"flat", "binomial", "binary", "knomial", "put", "direct", "flow", NULL},
+    {"dissem", "flat", "gather_bcast", "put", "direct", "ring", NULL},
+    {"staggered", "bruck", "put", "direct", "pairwise", NULL},
     {"flat", "binomial", "binary", "knomial", NULL, NULL, NULL},
     {"flat", "binomial", "binary", "knomial", NULL, NULL, NULL},
-    {"dissem", NULL, NULL, NULL, NULL, NULL, NULL},
-    {"dissem", NULL, NULL, NULL, NULL, NULL, NULL},
+    {"dissem", "chain", NULL},
+    {"dissem", "chain", NULL},
 };
 
 enum { SYNC_ALL, SYNC_NO, SYNC_MY, SYNC_COUNT };

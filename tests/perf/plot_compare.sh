@@ -61,7 +61,7 @@ colours="#1f77b4 #d62728 #2ca02c #9467bd"
   echo "set grid"
   echo "set key top left samplen 2 spacing 0.9 font ',8'"
   while read -r op; do
-    echo "set title '$op'"
+    echo "set title '$op' noenhanced"
     plots="'$tmp/run1_$op.dat' using 1:(\$4 > 0 ? \$4 : 1/0) with lines lc rgb '#999999' dt 3 title 'memcpy'"
     j=0
     for f in "$@"; do
