@@ -69,16 +69,8 @@ static void gasnete_coll_early_release(gasnete_coll_early_t *e) {
 }
 
 void gasnete_coll_early_store(uint32_t team_id, uint32_t seq, const gasnete_coll_msg_t *msg) {
-  /* A placed chunk (data NULL) is already in its destination: only its
-   * header waits here. */
-  size_t payload = msg->data ? msg->nbytes : 0;
-  gasnete_coll_early_t *e = gasnete_coll_early_alloc(payload);
-  e->next = NULL;
-  e->team_id = team_id;
-  e->seq = seq;
-  e->msg = *msg;
-  if (payload) memcpy(e + 1, msg->data, payload);
-  if (msg->data) e->msg.data = e + 1;
+  gasnete_coll_early_t *e = gasnete_coll_early_alloc(gasnete_coll_early_payload(msg));
+  gasnete_coll_early_fill(e, team_id, seq, msg);
   /* Append, so messages are replayed in arrival order. */
   gasnete_coll_early_t **p = &gasnete_coll_early_buckets[gasnete_coll_early_bucket(team_id, seq)];
   while (*p) p = &(*p)->next;

@@ -13,6 +13,8 @@
 
 #include "coll_internal.h"
 
+#include <string.h>
+
 typedef struct gasnete_coll_early_s {
   struct gasnete_coll_early_s *next;
   uint32_t team_id;
@@ -20,6 +22,25 @@ typedef struct gasnete_coll_early_s {
   uint32_t size_class; /* its free list, or GASNETE_COLL_EARLY_CLASSES: malloc'd */
   gasnete_coll_msg_t msg; /* msg.data points just past this struct */
 } gasnete_coll_early_t;
+
+/* The bytes of msg an entry must hold: its data, or nothing for a placed
+ * chunk (data NULL), whose bytes are already in their place. */
+static inline size_t gasnete_coll_early_payload(const gasnete_coll_msg_t *msg) {
+  return msg->data ? msg->nbytes : 0;
+}
+
+/* Fill entry e (room for gasnete_coll_early_payload(msg) bytes after it)
+ * with a copy of msg for op (team_id, seq). */
+static inline void gasnete_coll_early_fill(gasnete_coll_early_t *e, uint32_t team_id, uint32_t seq,
+                                           const gasnete_coll_msg_t *msg) {
+  size_t payload = gasnete_coll_early_payload(msg);
+  e->next = NULL;
+  e->team_id = team_id;
+  e->seq = seq;
+  e->msg = *msg;
+  if (payload) memcpy(e + 1, msg->data, payload);
+  if (msg->data) e->msg.data = e + 1;
+}
 
 /* Keep a copy of msg for op (team_id, seq). */
 extern void gasnete_coll_early_store(uint32_t team_id, uint32_t seq, const gasnete_coll_msg_t *msg);

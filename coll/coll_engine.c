@@ -135,16 +135,12 @@ static void gasnete_coll_dispatch_locked(uint32_t team_id, uint32_t seq,
 static pthread_mutex_t gasnete_coll_inbox_mutex = PTHREAD_MUTEX_INITIALIZER;
 static gasnete_coll_early_t *gasnete_coll_inbox;
 
-/* A copy of a message (and its data) that outlives the handler. */
+/* A copy of a message (and its data) that outlives the handler. Taken with
+ * malloc: the early store's free lists belong to the engine lock's holder. */
 static gasnete_coll_early_t *gasnete_coll_inbox_copy(uint32_t team_id, uint32_t seq,
                                                      const gasnete_coll_msg_t *msg) {
-  gasnete_coll_early_t *e = gasnete_coll_malloc(sizeof(*e) + msg->nbytes);
-  e->next = NULL;
-  e->team_id = team_id;
-  e->seq = seq;
-  e->msg = *msg;
-  if (msg->nbytes) memcpy(e + 1, msg->data, msg->nbytes);
-  e->msg.data = e + 1;
+  gasnete_coll_early_t *e = gasnete_coll_malloc(sizeof(*e) + gasnete_coll_early_payload(msg));
+  gasnete_coll_early_fill(e, team_id, seq, msg);
   return e;
 }
 static gasnete_coll_early_t **gasnete_coll_inbox_tail = &gasnete_coll_inbox;
