@@ -4,6 +4,7 @@ MPI_CONDUIT_SOURCES = \
 	conduits/mpi/mpi_boot.c \
 	conduits/mpi/mpi_exit.c \
 	conduits/mpi/mpi_poll.c \
+	conduits/mpi/mpi_rma.c \
 	conduits/mpi/mpi_send.c \
 	src/gasnet_xmem_none.c
 MPI_CONDUIT_CPPFLAGS = $(PUBLIC_CPPFLAGS) -I$(top_srcdir)/conduits/mpi -I$(top_srcdir)/src \
@@ -16,7 +17,7 @@ libgasnet_mpi_seq_la_LIBADD = $(MPI_LIBS) $(PTHREAD_LIBS)
 libgasnet_mpi_par_la_SOURCES = $(CORE_SOURCES) $(EXTENDED_SOURCES) $(MPI_CONDUIT_SOURCES) $(TOOLS_SOURCES)
 libgasnet_mpi_par_la_CPPFLAGS = $(MPI_CONDUIT_CPPFLAGS) -DGASNET_PAR -DGASNETT_THREAD_SAFE
 libgasnet_mpi_par_la_LIBADD = $(MPI_LIBS) $(PTHREAD_LIBS)
-noinst_HEADERS += conduits/mpi/mpi_internal.h
+noinst_HEADERS += conduits/mpi/mpi_internal.h conduits/mpi/mpi_rma.h
 
 mpiincludedir = $(includedir)/mpi-conduit
 mpiinclude_HEADERS = conduits/mpi/gasnet_core.h
