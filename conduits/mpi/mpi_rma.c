@@ -354,6 +354,10 @@ void gasnetc_rma_attach(void) {
     gasnetc_rma_report("off", "GASNET_MPI_RMA=off");
     return;
   }
+  if (gasneti_nodes == 1) { /* nothing is remote (and Open MPI makes no window of one process) */
+    gasnetc_rma_report("off", "one node: every transfer is local");
+    return;
+  }
   char why[MPI_MAX_ERROR_STRING + 64] = "";
   gasnetc_lock();
   int agreed[2]; /* the window exists; MPI progresses it alone */

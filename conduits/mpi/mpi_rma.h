@@ -5,7 +5,8 @@
  * bytes complete without the target's attention: extended-ref's put / get
  * (blocking and deferred, through gasnet_extended_conduit.h) and the
  * payloads of AM Longs. GASNET_MPI_RMA=auto|on|off chooses whether the
- * window is used; see docs/mpi-conduit.md, "One-sided transfers". */
+ * window is used (a job of one node makes none); see docs/mpi-conduit.md,
+ * "One-sided transfers". */
 #ifndef MPI_RMA_H
 #define MPI_RMA_H
 
