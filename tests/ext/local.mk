@@ -19,7 +19,8 @@ check_PROGRAMS += \
 	tests/ext/testbarrier tests/ext/testbarrier-par \
 	tests/ext/testexterr \
 	tests/ext/testflagpingpong \
-	tests/ext/testloopback
+	tests/ext/testloopback \
+	tests/ext/testnopoll
 
 tests_ext_testputget_SOURCES = tests/ext/testputget.c
 tests_ext_testputget_CPPFLAGS = $(EXT_TESTS_SEQ_CPPFLAGS)
@@ -29,6 +30,11 @@ tests_ext_testputget_par_SOURCES = tests/ext/testputget.c
 tests_ext_testputget_par_CPPFLAGS = $(EXT_TESTS_PAR_CPPFLAGS)
 tests_ext_testputget_par_LDADD = $(EXT_TESTS_PAR_LIBS)
 tests_ext_testputget_par_LDFLAGS = $(EXT_TESTS_LINK_FLAGS)
+
+tests_ext_testnopoll_SOURCES = tests/ext/testnopoll.c
+tests_ext_testnopoll_CPPFLAGS = $(EXT_TESTS_SEQ_CPPFLAGS)
+tests_ext_testnopoll_LDADD = $(EXT_TESTS_SEQ_LIBS)
+tests_ext_testnopoll_LDFLAGS = $(EXT_TESTS_LINK_FLAGS)
 
 tests_ext_testbarrier_SOURCES = tests/ext/testbarrier.c
 tests_ext_testbarrier_CPPFLAGS = $(EXT_TESTS_SEQ_CPPFLAGS)

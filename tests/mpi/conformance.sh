@@ -1,7 +1,7 @@
 #!/bin/sh
 # conformance.sh: run the conduit-generic test suites on the mpi conduit.
 #
-# Usage: conformance.sh BUILDDIR SRCDIR [TRANSPORTS=LIST] [CASEFILE...]
+# Usage: conformance.sh BUILDDIR SRCDIR [TRANSPORTS=LIST] [VAR=VALUE...] [CASEFILE...]
 #
 # CASEFILEs are relative to SRCDIR (default: tests/core.cases and, when
 # they exist, tests/ext/ext.cases, tests/coll/coll.cases and
@@ -14,6 +14,9 @@
 # its launcher. It runs once per transport (GASNET_MPI_TRANSPORTS, default
 # "vader tcp" under Open MPI; TRANSPORTS=LIST, a comma list, overrides
 # both), at each case's node counts capped at 4 (see shadow_cases).
+# VAR=VALUE words set the environment of every job (GASNET_* reach every
+# process through the launcher; all run on this host, so OMPI_MCA_* do
+# too): e.g. GASNET_MPI_RMA=on, or GASNET_MPI_CONF_FILTER.
 # A case whose program was not built for the mpi conduit fails (no such
 # command): add the program to tests/mpi/local.mk. GASNET_MPI_CONF_FILTER
 # (a regex) limits the cases run; the outer harness's TESTS_FILTER does not
@@ -33,6 +36,13 @@ case ${1:-} in
   TRANSPORTS=*) TRANSPORTS=$(mpi_transports "$(echo "${1#TRANSPORTS=}" | tr ',' ' ')"); shift ;;
 esac
 need_transports
+SETTINGS=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    *=*) export "${1?}"; SETTINGS="$SETTINGS $1"; shift ;;
+    *) break ;;
+  esac
+done
 CONF=$BUILDDIR/tests/mpi/conf
 [ -d "$CONF/tests" ] || { echo "FAIL setup: $CONF has no programs (make check builds them)"; exit 1; }
 
@@ -95,7 +105,7 @@ status=0
 for tr in $TRANSPORTS; do
   drop1=0
   [ "$tr" = tcp ] && drop1=1
-  echo "=== mpi conduit, transport $tr ($(transport_args "$tr")), nodes up to $MAXN${GASNET_TEST_NODES:+ (GASNET_TEST_NODES=$GASNET_TEST_NODES)}: $*"
+  echo "=== mpi conduit, transport $tr ($(transport_args "$tr")), nodes up to $MAXN${GASNET_TEST_NODES:+ (GASNET_TEST_NODES=$GASNET_TEST_NODES)}${SETTINGS:+,$SETTINGS}: $*"
   for f in "$@"; do shadow_cases "$SRCDIR/$f" "$SHADOW/$f" $drop1; done
   GASNET_MPIRUN_ARGS="$(transport_args "$tr") ${GASNET_MPIRUN_ARGS:-}" \
     TESTS_FILTER="${GASNET_MPI_CONF_FILTER:-}" GASNET_TEST_LOGDIR= \

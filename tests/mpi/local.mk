@@ -12,7 +12,7 @@ MPI_TESTS_PAR_LIBS = libgasnet-mpi-par.la $(MPI_LIBS) $(PTHREAD_LIBS)
 # job run the program itself (the leak checks look for its path).
 MPI_TESTS_LINK_FLAGS = $(AM_LDFLAGS) -no-install
 EXTRA_DIST += tests/mpi/mpi.cases tests/mpi/mpi_lib.sh tests/mpi/run_mpi.sh \
-	tests/mpi/run_exit_mpi.sh tests/mpi/conformance.sh
+	tests/mpi/run_exit_mpi.sh tests/mpi/conformance.sh tests/mpi/run_rma_nopoll.sh
 
 # ------------------------------------------------------------ mpi-only tests
 check_PROGRAMS += tests/mpi/testmpi_flood tests/mpi/testmpi_flood-par \
@@ -63,6 +63,7 @@ check_PROGRAMS += \
 	tests/mpi/conf/tests/ext/testexterr \
 	tests/mpi/conf/tests/ext/testflagpingpong \
 	tests/mpi/conf/tests/ext/testloopback \
+	tests/mpi/conf/tests/ext/testnopoll \
 	tests/mpi/conf/tests/exit/testexit \
 	tests/mpi/conf/tests/perf/amperf \
 	tests/mpi/conf/tests/perf/putgetperf \
@@ -177,6 +178,11 @@ tests_mpi_conf_tests_ext_testloopback_SOURCES = tests/ext/testloopback.c
 tests_mpi_conf_tests_ext_testloopback_CPPFLAGS = $(MPI_TESTS_SEQ_CPPFLAGS)
 tests_mpi_conf_tests_ext_testloopback_LDADD = $(MPI_TESTS_SEQ_LIBS)
 tests_mpi_conf_tests_ext_testloopback_LDFLAGS = $(MPI_TESTS_LINK_FLAGS)
+
+tests_mpi_conf_tests_ext_testnopoll_SOURCES = tests/ext/testnopoll.c
+tests_mpi_conf_tests_ext_testnopoll_CPPFLAGS = $(MPI_TESTS_SEQ_CPPFLAGS)
+tests_mpi_conf_tests_ext_testnopoll_LDADD = $(MPI_TESTS_SEQ_LIBS)
+tests_mpi_conf_tests_ext_testnopoll_LDFLAGS = $(MPI_TESTS_LINK_FLAGS)
 
 tests_mpi_conf_tests_exit_testexit_SOURCES = tests/exit/testexit.c
 tests_mpi_conf_tests_exit_testexit_CPPFLAGS = $(MPI_TESTS_SEQ_CPPFLAGS)

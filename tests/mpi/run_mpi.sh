@@ -2,13 +2,15 @@
 # run_mpi.sh: run one program on the mpi conduit under every transport and
 # node count, and check how each job ends.
 #
-# Usage: run_mpi.sh BUILDDIR NODELIST EXPECT [VAR=VALUE...] PROGRAM [ARGS...]
+# Usage: run_mpi.sh BUILDDIR NODELIST EXPECT [TRANSPORTS=LIST] [VAR=VALUE...] PROGRAM [ARGS...]
 #
 #   NODELIST   comma list of node counts (GASNET_TEST_NODES overrides it)
 #   EXPECT     the job's exit code: a number or !0
+#   TRANSPORTS=LIST  a comma list replacing GASNET_MPI_TRANSPORTS
 #   VAR=VALUE  environment for the job; LAUNCH=mpirun runs plain
 #              `mpirun -np N` (with only the options this machine needs)
-#              instead of gasnetrun_mpi
+#              instead of gasnetrun_mpi; MATCH=REGEX requires the job's
+#              output (stdout or stderr) to match REGEX (grep -E)
 #   PROGRAM    relative to BUILDDIR; @N@ in ARGS becomes the node count
 #
 # Transports: GASNET_MPI_TRANSPORTS (default "vader tcp" under Open MPI,
@@ -30,14 +32,18 @@ mpi_setup
 
 ENVS=""
 PLAIN=0
+MATCH=""
 while [ $# -gt 0 ]; do
   case $1 in
+    TRANSPORTS=*) TRANSPORTS=$(mpi_transports "$(echo "${1#TRANSPORTS=}" | tr ',' ' ')"); shift ;;
     LAUNCH=mpirun) PLAIN=1; shift ;;
+    MATCH=*) MATCH=${1#MATCH=}; shift ;;
     LAUNCH=*) echo "run_mpi.sh: unknown $1" >&2; exit 2 ;;
     *=*) ENVS="$ENVS $1"; shift ;;
     *) break ;;
   esac
 done
+need_transports
 PROG=$BUILDDIR/$1
 shift
 [ -x "$PROG" ] || { echo "FAIL setup: $PROG is missing (make check builds it)"; exit 1; }
@@ -78,6 +84,10 @@ run_one() { # $1 = transport, $2 = node count
     ok=1
   elif [ "$EXPECT" = 0 ] && has_mpi_spew "$err"; then
     detail="$detail (mpirun printed errors)"
+    ok=1
+  fi
+  if [ -n "$MATCH" ] && ! grep -qE -e "$MATCH" "$out" "$err"; then
+    detail="$detail (no output matches '$MATCH')"
     ok=1
   fi
   if ! check_leftovers "$PROG"; then
