@@ -16,5 +16,12 @@ tests_perf_mpicollperf_SOURCES = tests/perf/mpicollperf.c
 tests_perf_mpicollperf_CPPFLAGS = $(MPI_CFLAGS)
 tests_perf_mpicollperf_LDADD = $(MPI_LIBS)
 tests_perf_mpicollperf_LDFLAGS = $(AM_LDFLAGS) -no-install
+# putgetperf's twin through MPI's RMA and ping-pong (docs/mpi-conduit.md,
+# "One-sided transfers").
+noinst_PROGRAMS += tests/perf/mpiputperf
+tests_perf_mpiputperf_SOURCES = tests/perf/mpiputperf.c
+tests_perf_mpiputperf_CPPFLAGS = $(MPI_CFLAGS)
+tests_perf_mpiputperf_LDADD = $(MPI_LIBS)
+tests_perf_mpiputperf_LDFLAGS = $(AM_LDFLAGS) -no-install
 endif
-EXTRA_DIST += tests/perf/perf.cases tests/perf/compare_mpi.sh
+EXTRA_DIST += tests/perf/perf.cases tests/perf/compare_mpi.sh tests/perf/compare_putget_mpi.sh
