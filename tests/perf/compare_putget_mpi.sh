@@ -12,7 +12,8 @@
 #                              [-m MAXSIZE] [-t TRANSPORTS] [-T SECONDS]
 #   -k  rounds (default 3)          -r  repetitions per round (default 3)
 #   -i  iterations (default 500)    -m  largest size (default 4194304)
-#   -t  comma list of vader, tcp (default vader,tcp)
+#   -t  comma list of vader, tcp (Open MPI's) or default (no options:
+#       MPICH) (default vader,tcp)
 #   -T  time limit of one job (default 600 s)
 # Over TCP, Open MPI makes no window with Debian's defaults, so RMA runs
 # there with osc/ucx (OMPI_MCA_osc=ucx, for the conduit and mpiputperf
@@ -50,6 +51,7 @@ transport_args() {
   case $1 in
     vader) echo "--mca btl self,vader" ;;
     tcp) echo "--mca btl tcp,self --mca btl_tcp_if_include lo" ;;
+    default) echo "" ;;
     *) echo "compare_putget_mpi: unknown transport $1" >&2; exit 2 ;;
   esac
 }
