@@ -10,6 +10,24 @@
  *   peer's segment, node != gasnet_mynode()). Return 1 when the transfer is
  *   complete (the memory of both sides is as after a completed put/get),
  *   or 0 to let extended-ref use its AM protocol for this call.
+ * - put_nb / get_nb: transfers the conduit starts now and completes later
+ *   (RDMA, MPI RMA), called under the same conditions. Return 0 to decline
+ *   (extended-ref then tries put / get, then AM), or 1 to accept: the
+ *   conduit then calls gasnete_done_signal(done) exactly once, when the
+ *   transfer is complete (put: the data is in the target's memory, visible
+ *   to later operations of any node; get: the data is in dest). It may
+ *   signal before returning, or later from its progress: its AM poll or a
+ *   progress hook (gasnet_hooks.h), which gasnet_AMPoll and every blocking
+ *   wait run, on any thread. `done` stays valid until signalled. A put with
+ *   bulk == 0 must leave src reusable when it returns (copy it, or wait for
+ *   local completion); with bulk != 0 the client leaves src alone until the
+ *   transfer completes.
+ *   extended-ref uses put_nb / get_nb for the _nb and _nbi forms (and for
+ *   the blocking forms when the synchronous slot is NULL or declines), so
+ *   handles, access regions and every sync call cover them; it tries the
+ *   synchronous slot first for the blocking forms. A sync call's _nopoll
+ *   form only looks: conduit completions, like AM ones, then come from
+ *   whatever else polls.
  * - barriers: extra barrier implementations, a NULL-terminated array, which
  *   GASNET_BARRIER may then name; default_barrier names the one used when
  *   GASNET_BARRIER is unset (NULL: AMDISSEM).
@@ -86,11 +104,25 @@ typedef struct {
 } gasnete_barrier_impl_t;
 
 /* ------------------------------------------------------------ conduit ops */
+/* The completion count of an operation a conduit finishes later (put_nb,
+ * get_nb): extended-ref owns it and compares it with what it initiated. */
+typedef uint32_t gasnete_done_t;
+
+/* Counts one completion; orders the transfer's effects before it, so the
+ * thread that sees the count sees the data. Any thread may call it. */
+static inline void gasnete_done_signal(gasnete_done_t *done) {
+  __atomic_add_fetch(done, 1, __ATOMIC_RELEASE);
+}
+
 typedef struct {
   const char *name; /* for messages, e.g. "smp" */
   int (*put)(gasnet_node_t node, void *dest, const void *src, size_t nbytes);
   int (*get)(void *dest, gasnet_node_t node, const void *src, size_t nbytes);
   int (*memset)(gasnet_node_t node, void *dest, int val, size_t nbytes);
+  int (*put_nb)(gasnet_node_t node, void *dest, const void *src, size_t nbytes, int bulk,
+                gasnete_done_t *done);
+  int (*get_nb)(void *dest, gasnet_node_t node, const void *src, size_t nbytes,
+                gasnete_done_t *done);
   const gasnete_barrier_impl_t *const *barriers;
   const char *default_barrier;
 } gasnete_conduit_ops_t;

@@ -70,14 +70,15 @@ static inline void gasnete_unlock(gasnete_lock_t *l) { (void)l; }
 #endif
 
 /* ------------------------------------------------------------ completion counters
- * The initiating thread counts the messages it sends (initiated, private to
- * it); the DONE reply handler counts completions (completed, atomic, on
- * whatever thread polls). The address of `completed` travels in two handler
+ * The initiating thread counts the messages it sends and the conduit
+ * transfers it starts (initiated, private to it); the DONE reply handler
+ * and the conduit count completions (completed, atomic, on whatever thread
+ * polls). The address of `completed` travels in two handler
  * args. Equal counts mean everything initiated has completed; unsigned
  * wrap-around keeps that true forever. */
 typedef struct {
   uint32_t initiated;
-  uint32_t completed; /* atomic */
+  gasnete_done_t completed; /* atomic; a conduit's deferred transfers signal it too */
 } gasnete_counter_t;
 
 static inline void gasnete_counter_init(gasnete_counter_t *c) {
@@ -147,6 +148,8 @@ static inline gasnete_threaddata_t *gasnete_mythread(void) {
   return td ? td : gasnete_threaddata_slow();
 }
 extern gasnete_op_t *gasnete_op_new(gasnete_threaddata_t *td, gasnete_op_kind_t kind);
+/* Back to its owner's pool (the owner's thread only). */
+extern void gasnete_op_free(gasnete_op_t *op);
 extern gasnete_valget_t *gasnete_valget_new(gasnete_threaddata_t *td);
 extern void gasnete_valget_free(gasnete_valget_t *v);
 

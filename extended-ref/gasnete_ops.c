@@ -70,7 +70,7 @@ gasnete_op_t *gasnete_op_new(gasnete_threaddata_t *td, gasnete_op_kind_t kind) {
   return op;
 }
 
-static void gasnete_op_free(gasnete_op_t *op) {
+void gasnete_op_free(gasnete_op_t *op) {
   gasnete_threaddata_t *td = op->owner;
   op->kind = GASNETE_OP_FREE;
   op->next = td->free_ops;

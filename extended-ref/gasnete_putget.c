@@ -7,12 +7,17 @@
  * GASNet-1, only not NULL). Then, in this order:
  *   - nothing to move, or the node is this one: done here (a copy between
  *     the two local addresses, in or out of the segment);
- *   - the conduit's override (gasnet_extended_conduit.h) may do the copy
- *     synchronously (smp: a copy between cross-mapped segments);
- *   - else the AM protocols of gasnete_amputget.c, counting completions on
- *     an explicit op (_nb), the thread's implicit op or open access region
- *     (_nbi), or a counter on the stack (blocking forms).
- * Operations complete at return give GASNET_INVALID_HANDLE. Every copy made
+ *   - the conduit's overrides (gasnet_extended_conduit.h): a synchronous
+ *     transfer (smp: a copy between cross-mapped segments; mpi: RMA and a
+ *     flush), or one it starts now and completes later (put_nb / get_nb:
+ *     mpi's RMA). The blocking forms try the synchronous one first, the
+ *     _nb and _nbi forms the deferred one, since only it lets the client
+ *     overlap;
+ *   - else the AM protocols of gasnete_amputget.c.
+ * Deferred and AM transfers count completions on an explicit op (_nb), the
+ * thread's implicit op or open access region (_nbi), or a counter on the
+ * stack (blocking forms, which wait for it). Operations complete at return
+ * give GASNET_INVALID_HANDLE. Every copy made
  * here is gasnet_copy.h's: an aligned 1, 2, 4 or 8 bytes is one store of
  * that width, never memcpy's two. */
 #include "gasnete_internal.h"
@@ -94,22 +99,19 @@ static void gasnete_counter_wait(gasnete_counter_t *c) {
 }
 
 /* ------------------------------------------------------------ transfers done at once */
-static int gasnete_put_now(gasnet_node_t node, void *dest, void *src, size_t nbytes) {
+/* Nothing to move, or this node's own memory: a copy, done here. */
+static int gasnete_put_local(gasnet_node_t node, void *dest, void *src, size_t nbytes) {
   if (!nbytes) return 1;
-  if (node == gasnete_mynode) {
-    gasneti_copy(dest, src, nbytes);
-    return 1;
-  }
-  return gasnete_ops.put && gasnete_ops.put(node, dest, src, nbytes);
+  if (node != gasnete_mynode) return 0;
+  gasneti_copy(dest, src, nbytes);
+  return 1;
 }
 
-static int gasnete_get_now(void *dest, gasnet_node_t node, void *src, size_t nbytes) {
+static int gasnete_get_local(void *dest, gasnet_node_t node, void *src, size_t nbytes) {
   if (!nbytes) return 1;
-  if (node == gasnete_mynode) {
-    gasneti_copy(dest, src, nbytes);
-    return 1;
-  }
-  return gasnete_ops.get && gasnete_ops.get(dest, node, src, nbytes);
+  if (node != gasnete_mynode) return 0;
+  gasneti_copy(dest, src, nbytes);
+  return 1;
 }
 
 static int gasnete_memset_now(gasnet_node_t node, void *dest, int val, size_t nbytes) {
@@ -121,12 +123,69 @@ static int gasnete_memset_now(gasnet_node_t node, void *dest, int val, size_t nb
   return gasnete_ops.memset && gasnete_ops.memset(node, dest, val, nbytes);
 }
 
+static int gasnete_put_sync(gasnet_node_t node, void *dest, void *src, size_t nbytes) {
+  return gasnete_ops.put && gasnete_ops.put(node, dest, src, nbytes);
+}
+
+static int gasnete_get_sync(void *dest, gasnet_node_t node, void *src, size_t nbytes) {
+  return gasnete_ops.get && gasnete_ops.get(dest, node, src, nbytes);
+}
+
+/* ------------------------------------------------------------ deferred transfers
+ * The conduit's put_nb / get_nb, counted on ctr: 1 when it took the
+ * transfer (it signals ctr->completed when done), 0 when it declined. The
+ * count is raised first, so a completion signalled at once, or by another
+ * thread's poll, never runs ahead of it for long: only this thread looks
+ * at the pair, and only after the call returns. */
+static int gasnete_put_deferred(gasnet_node_t node, void *dest, void *src, size_t nbytes,
+                                int bulk, gasnete_counter_t *ctr) {
+  if (!gasnete_ops.put_nb) return 0;
+  ctr->initiated++;
+  if (gasnete_ops.put_nb(node, dest, src, nbytes, bulk, &ctr->completed)) return 1;
+  ctr->initiated--;
+  return 0;
+}
+
+static int gasnete_get_deferred(void *dest, gasnet_node_t node, void *src, size_t nbytes,
+                                gasnete_counter_t *ctr) {
+  if (!gasnete_ops.get_nb) return 0;
+  ctr->initiated++;
+  if (gasnete_ops.get_nb(dest, node, src, nbytes, &ctr->completed)) return 1;
+  ctr->initiated--;
+  return 0;
+}
+
+/* _nbi forms: deferred, else synchronous, else AM, counted on ctr. */
+static void gasnete_put_counted(gasnet_node_t node, void *dest, void *src, size_t nbytes,
+                                int bulk, gasnete_counter_t *ctr) {
+  if (gasnete_put_deferred(node, dest, src, nbytes, bulk, ctr)) return;
+  if (gasnete_put_sync(node, dest, src, nbytes)) return;
+  gasnete_am_put(node, dest, src, nbytes, ctr, bulk);
+}
+
+static void gasnete_get_counted(void *dest, gasnet_node_t node, void *src, size_t nbytes,
+                                gasnete_counter_t *ctr) {
+  if (gasnete_get_deferred(dest, node, src, nbytes, ctr)) return;
+  if (gasnete_get_sync(dest, node, src, nbytes)) return;
+  gasnete_am_get(dest, node, src, nbytes, ctr);
+}
+
 /* ------------------------------------------------------------ put */
 static gasnet_handle_t gasnete_put_nb_call(const char *call, gasnet_node_t node, void *dest,
                                            void *src, size_t nbytes, int bulk) {
   gasnete_check_xfer(call, node, dest, "dest", src, "src", nbytes);
-  if (gasnete_put_now(node, dest, src, nbytes)) return GASNET_INVALID_HANDLE;
-  gasnete_op_t *op = gasnete_op_new(gasnete_mythread(), GASNETE_OP_EXPLICIT);
+  if (gasnete_put_local(node, dest, src, nbytes)) return GASNET_INVALID_HANDLE;
+  gasnete_threaddata_t *td = gasnete_mythread();
+  gasnete_op_t *op = NULL;
+  if (gasnete_ops.put_nb) {
+    op = gasnete_op_new(td, GASNETE_OP_EXPLICIT);
+    if (gasnete_put_deferred(node, dest, src, nbytes, bulk, &op->ctr[GASNETE_CTR_PUTS])) return op;
+  }
+  if (gasnete_put_sync(node, dest, src, nbytes)) {
+    if (op) gasnete_op_free(op);
+    return GASNET_INVALID_HANDLE;
+  }
+  if (!op) op = gasnete_op_new(td, GASNETE_OP_EXPLICIT);
   gasnete_am_put(node, dest, src, nbytes, &op->ctr[GASNETE_CTR_PUTS], bulk);
   return op;
 }
@@ -134,18 +193,20 @@ static gasnet_handle_t gasnete_put_nb_call(const char *call, gasnet_node_t node,
 static void gasnete_put_nbi_call(const char *call, gasnet_node_t node, void *dest, void *src,
                                  size_t nbytes, int bulk) {
   gasnete_check_xfer(call, node, dest, "dest", src, "src", nbytes);
-  if (gasnete_put_now(node, dest, src, nbytes)) return;
-  gasnete_am_put(node, dest, src, nbytes, &gasnete_mythread()->current->ctr[GASNETE_CTR_PUTS],
-                 bulk);
+  if (gasnete_put_local(node, dest, src, nbytes)) return;
+  gasnete_put_counted(node, dest, src, nbytes, bulk,
+                      &gasnete_mythread()->current->ctr[GASNETE_CTR_PUTS]);
 }
 
 static void gasnete_put_call(const char *call, gasnet_node_t node, void *dest, void *src,
                              size_t nbytes, int bulk) {
   gasnete_check_xfer(call, node, dest, "dest", src, "src", nbytes);
-  if (gasnete_put_now(node, dest, src, nbytes)) return;
+  if (gasnete_put_local(node, dest, src, nbytes) || gasnete_put_sync(node, dest, src, nbytes))
+    return;
   gasnete_counter_t ctr;
   gasnete_counter_init(&ctr);
-  gasnete_am_put(node, dest, src, nbytes, &ctr, bulk);
+  if (!gasnete_put_deferred(node, dest, src, nbytes, bulk, &ctr))
+    gasnete_am_put(node, dest, src, nbytes, &ctr, bulk);
   gasnete_counter_wait(&ctr);
 }
 
@@ -168,8 +229,18 @@ void gasnete_put(gasnet_node_t node, void *dest, void *src, size_t nbytes, int b
 static gasnet_handle_t gasnete_get_nb_call(const char *call, void *dest, gasnet_node_t node,
                                            void *src, size_t nbytes) {
   gasnete_check_xfer(call, node, src, "src", dest, "dest", nbytes);
-  if (gasnete_get_now(dest, node, src, nbytes)) return GASNET_INVALID_HANDLE;
-  gasnete_op_t *op = gasnete_op_new(gasnete_mythread(), GASNETE_OP_EXPLICIT);
+  if (gasnete_get_local(dest, node, src, nbytes)) return GASNET_INVALID_HANDLE;
+  gasnete_threaddata_t *td = gasnete_mythread();
+  gasnete_op_t *op = NULL;
+  if (gasnete_ops.get_nb) {
+    op = gasnete_op_new(td, GASNETE_OP_EXPLICIT);
+    if (gasnete_get_deferred(dest, node, src, nbytes, &op->ctr[GASNETE_CTR_PUTS])) return op;
+  }
+  if (gasnete_get_sync(dest, node, src, nbytes)) {
+    if (op) gasnete_op_free(op);
+    return GASNET_INVALID_HANDLE;
+  }
+  if (!op) op = gasnete_op_new(td, GASNETE_OP_EXPLICIT);
   gasnete_am_get(dest, node, src, nbytes, &op->ctr[GASNETE_CTR_PUTS]);
   return op;
 }
@@ -183,17 +254,20 @@ gasnet_handle_t gasnete_get_nb(void *dest, gasnet_node_t node, void *src, size_t
 void gasnete_get_nbi(void *dest, gasnet_node_t node, void *src, size_t nbytes, int bulk) {
   gasnete_check_xfer(bulk ? "gasnet_get_nbi_bulk" : "gasnet_get_nbi", node, src, "src", dest,
                      "dest", nbytes);
-  if (gasnete_get_now(dest, node, src, nbytes)) return;
-  gasnete_am_get(dest, node, src, nbytes, &gasnete_mythread()->current->ctr[GASNETE_CTR_GETS]);
+  if (gasnete_get_local(dest, node, src, nbytes)) return;
+  gasnete_get_counted(dest, node, src, nbytes,
+                      &gasnete_mythread()->current->ctr[GASNETE_CTR_GETS]);
 }
 
 static void gasnete_get_call(const char *call, void *dest, gasnet_node_t node, void *src,
                              size_t nbytes) {
   gasnete_check_xfer(call, node, src, "src", dest, "dest", nbytes);
-  if (gasnete_get_now(dest, node, src, nbytes)) return;
+  if (gasnete_get_local(dest, node, src, nbytes) || gasnete_get_sync(dest, node, src, nbytes))
+    return;
   gasnete_counter_t ctr;
   gasnete_counter_init(&ctr);
-  gasnete_am_get(dest, node, src, nbytes, &ctr);
+  if (!gasnete_get_deferred(dest, node, src, nbytes, &ctr))
+    gasnete_am_get(dest, node, src, nbytes, &ctr);
   gasnete_counter_wait(&ctr);
 }
 
@@ -251,8 +325,9 @@ void gasnete_put_val(gasnet_node_t node, void *dest, gasnet_register_value_t val
                    nbytes, 0);
 }
 
-/* The AM path copies the payload before the request call returns, and
- * overrides copy synchronously, so the value may live on the stack. */
+/* The AM path copies the payload before the request call returns, the
+ * synchronous overrides copy at once, and a deferred put that is not bulk
+ * leaves its source reusable at return: the value may live on the stack. */
 gasnet_handle_t gasnete_put_nb_val(gasnet_node_t node, void *dest, gasnet_register_value_t value,
                                    size_t nbytes) {
   gasnete_check_valsize("gasnet_put_nb_val", nbytes);

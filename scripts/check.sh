@@ -49,10 +49,12 @@ run_suite default --enable-template
 # Open MPI's) without the benchmarks and without the slowest variants that
 # the Open MPI build covers (threaded put/get, the alternative collective
 # algorithms), the flood and backlog with a one-receive pool (MPICH's own
-# queue of unexpected messages) and the client compatibility suite, at 1
-# and 2 nodes, with 5 runs per collective-exit case. GASNET_MPICH_NODES,
-# GASNET_MPICH_FILTER (cases and suites of the top run) and
-# GASNET_MPICH_EXCLUDE (cases inside the conformance suite) change that.
+# queue of unexpected messages), the put/get and AM suites with RMA forced
+# on (MPICH's RMA waits for the target's progress) and the no-polling test,
+# and the client compatibility suite, at 1 and 2 nodes, with 5 runs per
+# collective-exit case. GASNET_MPICH_NODES, GASNET_MPICH_FILTER (cases and
+# suites of the top run) and GASNET_MPICH_EXCLUDE (cases inside the
+# conformance suites) change that.
 run_mpich_suite() {
   if ! command -v mpicc.mpich >/dev/null 2>&1; then
     echo "=== suite: mpich: SKIP (no mpicc.mpich; apt-get install libmpich-dev mpich)"
@@ -60,7 +62,7 @@ run_mpich_suite() {
     return
   fi
   GASNET_TEST_NODES=${GASNET_MPICH_NODES:-1,2}
-  TESTS_FILTER=${GASNET_MPICH_FILTER:-'^(mpi_conformance_shm|mpi_conformance_tcp|mpi_flood_pool1|mpi_backlog_pool1|compat_mpi)$'}
+  TESTS_FILTER=${GASNET_MPICH_FILTER:-'^(mpi_conformance_shm|mpi_conformance_tcp|mpi_conformance_rma_shm|mpi_rma_nopoll|mpi_flood_pool1|mpi_backlog_pool1|compat_mpi)$'}
   GASNET_CONFORMANCE_EXCLUDE=${GASNET_MPICH_EXCLUDE:-'perf|^ext_putget_par|^coll_(knomial|knomial_r5|binary|binomial|flat|put_ampath)$|^(amorder_par|amchain_par|ext_barrier_amdissem|reduce_flat)$'}
   GASNET_EXIT_RUNS=5
   export GASNET_TEST_NODES TESTS_FILTER GASNET_CONFORMANCE_EXCLUDE GASNET_EXIT_RUNS

@@ -6,11 +6,12 @@ mpi_CONDUIT_SOURCES = \
 	conduits/mpi/mpi_boot.c \
 	conduits/mpi/mpi_exit.c \
 	conduits/mpi/mpi_poll.c \
+	conduits/mpi/mpi_rma.c \
 	conduits/mpi/mpi_send.c \
 	src/gasnet_xmem_none.c
 mpi_CONDUIT_CPPFLAGS = $(MPI_CFLAGS)
 mpi_CONDUIT_LIBS = $(MPI_LIBS)
 mpi_CONDUIT_CC = $(MPICC)
 mpi_CONDUIT_LAUNCHER_SED = -e 's|@MPIRUN[@]|$(MPIRUN)|g'
-noinst_HEADERS += conduits/mpi/mpi_internal.h
+noinst_HEADERS += conduits/mpi/mpi_internal.h conduits/mpi/mpi_rma.h
 include conduits/mpi/conduit.mk

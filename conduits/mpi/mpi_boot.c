@@ -6,6 +6,7 @@
  * meanwhile. */
 #define _GNU_SOURCE
 #include "mpi_internal.h"
+#include "mpi_rma.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -390,6 +391,7 @@ int gasnetc_init(int *argc, char ***argv) {
   gasnetc_read_max_segsize();
   gasnetc_choose_sizes();
   gasnetc_choose_pools();
+  gasnetc_rma_init();
   gasnetc_preconnect();
   gasnetc_alloc_state();
   gasnetc_mpi_post_receives();
@@ -461,7 +463,10 @@ int gasnetc_attach_segment(uintptr_t segsize) {
 #if defined(GASNET_SEGMENT_EVERYTHING)
   for (gasnet_node_t i = 0; i < gasneti_nodes; i++) gasneti_seginfo[i].addr = NULL;
 #endif
-  if (failed < 0) return GASNET_OK;
+  if (failed < 0) {
+    gasnetc_rma_attach();
+    return GASNET_OK;
+  }
   if (addr) munmap(addr, segsize);
   return gasneti_error(GASNET_ERR_RESOURCE, call, "node %d failed to map a segment of %" PRIuPTR
                        " bytes: %s", failed, failed_size, strerror(failed_errno));

@@ -34,7 +34,7 @@ enum {
 enum {
   GASNETC_F_REQUEST = 1,  /* a request (else a reply) */
   GASNETC_F_SEPARATE = 2, /* the payload follows as its own message */
-  GASNETC_F_IN_PLACE = 4  /* loopback Long: the payload is already at dest_addr */
+  GASNETC_F_IN_PLACE = 4  /* Long: the payload is already at dest_addr (loopback, or RMA) */
 };
 
 typedef struct {

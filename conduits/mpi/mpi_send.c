@@ -18,6 +18,7 @@
  * handler) polls only replies and control messages, whose handlers send
  * nothing, so replies always drain. */
 #include "mpi_internal.h"
+#include "mpi_rma.h"
 
 #include "gasnet_copy.h"
 
@@ -178,7 +179,10 @@ static void gasnetc_send(gasnet_node_t dest, int ch, const gasneti_am_t *msg, in
     flags = GASNETC_F_IN_PLACE;
   } else if (msg->nbytes && sizeof(gasnetc_hdr_t) + gasnetc_args_bytes(msg->numargs) +
                                     msg->nbytes > m->packet_size) {
-    flags = GASNETC_F_SEPARATE;
+    /* A large Long's payload may go ahead by RMA (mpi_rma.c), complete in
+     * the destination segment before its header is numbered and sent. */
+    int rma = msg->category == GASNETI_AM_LONG && gasnetc_rma_long_payload(dest, msg);
+    flags = rma ? GASNETC_F_IN_PLACE : GASNETC_F_SEPARATE;
   }
   /* A payload small enough to copy is sent from a copy tracked by a
    * second slot, so this call need not wait for the receiver. */

@@ -59,7 +59,9 @@ static int gasnetc_smp_memset(gasnet_node_t node, void *dest, int val, size_t nb
 static const gasnete_barrier_impl_t *const gasnetc_smp_barriers[] = {&gasnetc_smp_barrier, NULL};
 
 static gasnete_conduit_ops_t gasnetc_smp_ops = {
-    "smp", NULL, NULL, NULL, gasnetc_smp_barriers, "SMP",
+    .name = "smp",
+    .barriers = gasnetc_smp_barriers,
+    .default_barrier = "SMP",
 };
 
 void gasnetc_smp_extended_init(void) {

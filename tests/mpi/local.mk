@@ -13,7 +13,7 @@ MPI_TESTS_PAR_LIBS = libgasnet-mpi-par.la $(MPI_LIBS) $(PTHREAD_LIBS)
 # job run the program itself (the leak checks look for its path).
 MPI_TESTS_LINK_FLAGS = $(AM_LDFLAGS) -no-install
 EXTRA_DIST += conduits/mpi/tests.cases tests/mpi/mpi_lib.sh tests/mpi/run_mpi.sh \
-	tests/mpi/conformance.sh
+	tests/mpi/conformance.sh tests/mpi/run_rma_nopoll.sh
 
 # ------------------------------------------------------------ mpi-only tests
 check_PROGRAMS += tests/mpi/testmpi_flood tests/mpi/testmpi_flood-par \

@@ -2,10 +2,11 @@
 # run_mpi.sh: run one program on the mpi conduit under every transport and
 # node count, and check how each job ends.
 #
-# Usage: run_mpi.sh BUILDDIR NODELIST EXPECT [VAR=VALUE...] PROGRAM [ARGS...]
+# Usage: run_mpi.sh BUILDDIR NODELIST EXPECT [TRANSPORTS=LIST] [VAR=VALUE...] PROGRAM [ARGS...]
 #
 #   NODELIST   comma list of node counts (GASNET_TEST_NODES overrides it)
 #   EXPECT     the job's exit code: a number or !0
+#   TRANSPORTS=LIST  a comma list replacing GASNET_MPI_TRANSPORTS
 #   VAR=VALUE  environment for the job; LAUNCH=mpirun runs plain
 #              `mpirun -np N` (with only the options this machine needs)
 #              instead of gasnetrun_mpi; MATCH=REGEX requires the job's
@@ -34,6 +35,7 @@ PLAIN=0
 MATCH=""
 while [ $# -gt 0 ]; do
   case $1 in
+    TRANSPORTS=*) TRANSPORTS=$(mpi_transports "$(echo "${1#TRANSPORTS=}" | tr ',' ' ')"); shift ;;
     LAUNCH=mpirun) PLAIN=1; shift ;;
     MATCH=*) MATCH=${1#MATCH=}; shift ;;
     LAUNCH=*) echo "run_mpi.sh: unknown $1" >&2; exit 2 ;;
@@ -41,6 +43,7 @@ while [ $# -gt 0 ]; do
     *) break ;;
   esac
 done
+need_transports
 PROG=$BUILDDIR/$1
 # A conduit-generic program is built by the conformance suite's build
 # (quick when it is up to date).

@@ -2,7 +2,8 @@
 # perf.cases runs them briefly so they keep working. The GASNet ones are
 # conduit-generic (tests/programs.list: tests/conformance.sh builds them for
 # each conduit into <build>/conformance/<conduit>/tests/perf/).
-EXTRA_DIST += tests/perf/perf.cases tests/perf/compare_mpi.sh tests/perf/plot_compare.sh
+EXTRA_DIST += tests/perf/perf.cases tests/perf/compare_mpi.sh tests/perf/plot_compare.sh \
+	tests/perf/compare_putget_mpi.sh
 # The collectives benchmark's twin through MPI's own collectives, and the
 # script that runs both and prints the ratios (docs/collectives.md,
 # "Against Open MPI"). mpicollperf needs no GASNet library.
@@ -12,4 +13,11 @@ tests_perf_mpicollperf_SOURCES = tests/perf/mpicollperf.c
 tests_perf_mpicollperf_CPPFLAGS = $(MPI_CFLAGS)
 tests_perf_mpicollperf_LDADD = $(MPI_LIBS)
 tests_perf_mpicollperf_LDFLAGS = $(AM_LDFLAGS) -no-install
+# putgetperf's twin through MPI's RMA and ping-pong (docs/mpi-conduit.md,
+# "One-sided transfers").
+noinst_PROGRAMS += tests/perf/mpiputperf
+tests_perf_mpiputperf_SOURCES = tests/perf/mpiputperf.c
+tests_perf_mpiputperf_CPPFLAGS = $(MPI_CFLAGS)
+tests_perf_mpiputperf_LDADD = $(MPI_LIBS)
+tests_perf_mpiputperf_LDFLAGS = $(AM_LDFLAGS) -no-install
 endif
