@@ -61,7 +61,21 @@ static void gasnetc_alloc(void) {
   if (!d->addr || !d->addrlen || !d->pid || !d->max_segsize || !d->credits || !d->owed ||
       !d->hello || !d->seginfo)
     gasneti_fatalerror("gasnet_init: out of memory for %zu nodes", n);
-  for (size_t i = 0; i < n; i++) d->credits[i] = GASNETC_CREDITS;
+}
+
+/* Every node starts with the smallest window any node asked for. */
+static uint32_t gasnetc_read_window(void) {
+  int64_t w = gasneti_getenv_int("GASNET_DGRAM_CREDITS", GASNETC_CREDITS_DEFAULT);
+  if (w < 1 || w > 4096)
+    gasneti_fatalerror("gasnet_init: GASNET_DGRAM_CREDITS=%lld is not from 1 to 4096", (long long)w);
+  return (uint32_t)w;
+}
+
+static void gasnetc_set_window(void) {
+  gasnetc_dgram_t *d = &gasnetc_dgram;
+  for (gasnet_node_t i = 0; i < gasneti_nodes; i++)
+    if (d->credits[i] < d->window) d->window = d->credits[i];
+  for (gasnet_node_t i = 0; i < gasneti_nodes; i++) d->credits[i] = d->window;
 }
 
 /* Abstract names start with a NUL byte and are not NUL-terminated. */
@@ -131,9 +145,11 @@ int gasnetc_init(int *argc, char ***argv) {
   hello.src = me;
   hello.aux = (uint32_t)getpid();
   hello.nbytes = d->max_segsize[me];
+  hello.addr = d->window = d->credits[me] = gasnetc_read_window();
   for (gasnet_node_t k = 1; k < gasneti_nodes; k++)
     gasnetc_send_ctrl((gasnet_node_t)((me + k) % gasneti_nodes), &hello, GASNETC_WAIT_BOOT);
   gasnetc_boot_wait(gasnetc_all_hello, NULL, "gasnet_init");
+  gasnetc_set_window();
   gasnetc_max_local = (uintptr_t)d->max_segsize[me];
   gasnetc_max_global = gasnetc_max_local;
   for (gasnet_node_t i = 0; i < gasneti_nodes; i++)

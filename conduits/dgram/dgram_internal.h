@@ -14,7 +14,7 @@
  * in two queues in arrival order and lets one thread at a time deliver
  * each queue (dgram_poll.c).
  *
- * Flow control: a node may have GASNETC_CREDITS requests not yet
+ * Flow control: a node may have GASNET_DGRAM_CREDITS requests not yet
  * delivered at each peer (credits, returned on any packet to the sender or
  * by an explicit CREDIT packet); replies need none, as each answers a
  * request still counted against its sender. So the queues a node keeps in
@@ -37,7 +37,8 @@ typedef enum {
   GASNETC_K_REPLY,       /* an AM reply */
   GASNETC_K_DATA,        /* a piece of a Long payload: nbytes at addr */
   GASNETC_K_CREDIT,      /* credits handed back, nothing else */
-  GASNETC_K_HELLO,       /* start-up: aux = pid, nbytes = largest local segment */
+  GASNETC_K_HELLO,       /* start-up: aux = pid, nbytes = largest local segment,
+                          * addr = credits per peer */
   GASNETC_K_SEGINFO,     /* attach: addr, nbytes = segment, aux = errno of a failed map */
   GASNETC_K_EXIT         /* the sender is ending: aux = its code (dgram_exit.c) */
 } gasnetc_kind_t;
@@ -63,8 +64,9 @@ static inline size_t gasnetc_args_bytes(unsigned numargs) {
 #define GASNETC_PACKET_MAX (sizeof(gasnetc_hdr_t) + 64 + GASNETC_MAX_MEDIUM)
 /* The Long payload carried by one DATA datagram. */
 #define GASNETC_DATA_MAX ((size_t)GASNETC_MAX_MEDIUM)
-/* Requests a node may have undelivered at each peer. */
-#define GASNETC_CREDITS 32
+/* Requests a node may have undelivered at each peer, by default
+ * (GASNET_DGRAM_CREDITS; the nodes agree on the smallest). */
+#define GASNETC_CREDITS_DEFAULT 32
 
 /* A datagram read and kept until delivery. */
 typedef struct gasnetc_pkt_s {
@@ -83,6 +85,7 @@ typedef struct {
   socklen_t *addrlen;
   pid_t *pid;               /* every node's process, from its HELLO */
   uint64_t *max_segsize;    /* every node's local maximum, from its HELLO */
+  uint32_t window;          /* credits per peer */
   uint32_t *credits;        /* per peer: requests we may still send it (atomic) */
   uint32_t *owed;           /* per peer: credits we owe it (atomic) */
   uint8_t *hello;           /* per peer: its HELLO came */

@@ -90,6 +90,7 @@ static int gasnetc_arrived(gasnetc_pkt_t *p) {
     case GASNETC_K_HELLO:
       d->pid[h->src] = (pid_t)h->aux;
       d->max_segsize[h->src] = h->nbytes;
+      d->credits[h->src] = (uint32_t)h->addr; /* its window, until gasnetc_set_window */
       d->hello[h->src] = 1;
       return 0;
     case GASNETC_K_SEGINFO: d->seginfo[h->src] = *h; return 0;

@@ -6,6 +6,7 @@
 #include "dgram_internal.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <string.h>
 #include <time.h>
 
@@ -48,9 +49,10 @@ void gasnetc_send(gasnet_node_t dest, const struct iovec *iov, int iovcnt, gasne
     if (!gasnetc_no_room(err) && !gasnetc_gone(err))
       gasneti_fatalerror("dgram conduit: failed to send to node %u (sendmsg): %s", (unsigned)dest,
                          strerror(err));
+    int work = 0;
     switch (how) {
-      case GASNETC_WAIT_POLL: gasnetc_poll(0); break;
-      case GASNETC_WAIT_REPLIES: gasnetc_poll(1); break;
+      case GASNETC_WAIT_POLL: work = gasnetc_poll(0); break;
+      case GASNETC_WAIT_REPLIES: work = gasnetc_poll(1); break;
       case GASNETC_WAIT_BOOT: {
         /* Start-up: the peer may not have bound its socket yet. */
         double now = gasnetc_now();
@@ -67,6 +69,8 @@ void gasnetc_send(gasnet_node_t dest, const struct iovec *iov, int iovcnt, gasne
         continue;
       }
     }
+    /* The receiver is behind: let it run, even where waits spin. */
+    if (!work) sched_yield();
     gasneti_wait_backoff(&spins);
   }
 }
@@ -80,7 +84,9 @@ void gasnetc_send_ctrl(gasnet_node_t dest, gasnetc_hdr_t *hdr, gasnetc_wait_t ho
 /* Owed credits go back in a CREDIT packet once half the window is owed
  * (earlier, they ride on any AM packet to the peer). A CREDIT that finds
  * no room is retried at the next poll: credit_due counts such peers. */
-#define GASNETC_CREDIT_THRESHOLD (GASNETC_CREDITS / 2)
+static inline uint32_t gasnetc_credit_threshold(void) {
+  return gasnetc_dgram.window > 1 ? gasnetc_dgram.window / 2 : 1;
+}
 static unsigned gasnetc_credit_due; /* atomic */
 
 static void gasnetc_credit_take(gasnet_node_t dest) {
@@ -118,7 +124,7 @@ static int gasnetc_credit_send(gasnet_node_t peer) {
 
 void gasnetc_credit_owe(gasnet_node_t src) {
   uint32_t owed = __atomic_add_fetch(&gasnetc_dgram.owed[src], 1, __ATOMIC_ACQ_REL);
-  if (owed >= GASNETC_CREDIT_THRESHOLD && !gasnetc_credit_send(src))
+  if (owed >= gasnetc_credit_threshold() && !gasnetc_credit_send(src))
     __atomic_fetch_add(&gasnetc_credit_due, 1, __ATOMIC_ACQ_REL);
 }
 
@@ -126,7 +132,7 @@ void gasnetc_credit_flush(void) {
   if (__builtin_expect(!__atomic_load_n(&gasnetc_credit_due, __ATOMIC_ACQUIRE), 1)) return;
   __atomic_store_n(&gasnetc_credit_due, 0, __ATOMIC_RELEASE);
   for (gasnet_node_t i = 0; i < gasneti_nodes; i++)
-    if (__atomic_load_n(&gasnetc_dgram.owed[i], __ATOMIC_ACQUIRE) >= GASNETC_CREDIT_THRESHOLD &&
+    if (__atomic_load_n(&gasnetc_dgram.owed[i], __ATOMIC_ACQUIRE) >= gasnetc_credit_threshold() &&
         !gasnetc_credit_send(i))
       __atomic_fetch_add(&gasnetc_credit_due, 1, __ATOMIC_ACQ_REL);
 }
