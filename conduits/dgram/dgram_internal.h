@@ -18,7 +18,9 @@
  * delivered at each peer (credits, returned on any packet to the sender or
  * by an explicit CREDIT packet); replies need none, as each answers a
  * request still counted against its sender. So the queues a node keeps in
- * memory are bounded, and a reply never waits for a credit.
+ * memory are bounded, and a reply never waits for a credit; it may wait
+ * for room in the receiver's socket, which every poll empties, reply-only
+ * polls included.
  *
  * A Long whose payload does not fit the packet travels as DATA datagrams
  * (each copied into the segment when read) followed by the header packet,
@@ -67,6 +69,10 @@ static inline size_t gasnetc_args_bytes(unsigned numargs) {
 /* Requests a node may have undelivered at each peer, by default
  * (GASNET_DGRAM_CREDITS; the nodes agree on the smallest). */
 #define GASNETC_CREDITS_DEFAULT 32
+
+/* A node that has not bound its socket, or answered at start-up or
+ * attach, within this many seconds is taken to have failed. */
+#define GASNETC_BOOT_TIMEOUT 120
 
 /* A datagram read and kept until delivery. */
 typedef struct gasnetc_pkt_s {

@@ -207,8 +207,8 @@ void gasnetc_boot_wait(int (*done)(void *), void *arg, const char *what) {
     if (ok) return;
     gasnetc_exit_check();
     clock_gettime(CLOCK_MONOTONIC, &now);
-    if (now.tv_sec - t0.tv_sec > 120)
-      gasneti_fatalerror("%s: some node did not answer within 120 s", what);
+    if (now.tv_sec - t0.tv_sec > GASNETC_BOOT_TIMEOUT)
+      gasneti_fatalerror("%s: some node did not answer within %d s", what, GASNETC_BOOT_TIMEOUT);
     struct pollfd pfd = {gasnetc_dgram.fd, POLLIN, 0};
     poll(&pfd, 1, 10);
   }

@@ -10,10 +10,6 @@
 #include <string.h>
 #include <time.h>
 
-/* A node that has not bound its socket within this long is taken to have
- * failed to start. */
-#define GASNETC_BOOT_TIMEOUT 120.0
-
 int gasnetc_try_send(gasnet_node_t dest, const struct iovec *iov, int iovcnt) {
   struct msghdr mh;
   memset(&mh, 0, sizeof(mh));
@@ -58,7 +54,7 @@ void gasnetc_send(gasnet_node_t dest, const struct iovec *iov, int iovcnt, gasne
         double now = gasnetc_now();
         if (deadline == 0) deadline = now + GASNETC_BOOT_TIMEOUT;
         if (now > deadline)
-          gasneti_fatalerror("gasnet_init: node %u did not start within %g s (%s)", (unsigned)dest,
+          gasneti_fatalerror("gasnet_init: node %u did not start within %d s (%s)", (unsigned)dest,
                              GASNETC_BOOT_TIMEOUT, strerror(err));
         gasnetc_lock();
         gasnetc_read(64);
