@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -180,7 +181,10 @@ int gasnetc_poll(int replies_only) {
   gasnetc_dgram_t *d = &gasnetc_dgram;
   gasnetc_exit_check();
   gasnetc_liveness_check();
-  if (!gasnetc_trylock()) return 0; /* another thread is reading */
+  if (!gasnetc_trylock()) { /* another thread is reading: let it run */
+    sched_yield();
+    return 0;
+  }
   int n = gasnetc_read(GASNETC_POLL_BATCH);
   gasnetc_pkt_t *replies = gasnetc_claim(&d->replies, &d->delivering[1]);
   gasnetc_pkt_t *requests = replies_only ? NULL : gasnetc_claim(&d->requests, &d->delivering[0]);
