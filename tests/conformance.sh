@@ -252,7 +252,7 @@ echo "=== $C conduit, by feature"
 awk '
   function feature(name) {
     if (name ~ /^(am|amchain|amorder|handlers|misc|threads|scale)(_|$)/) return "core: active messages, handlers, threads"
-    if (name ~ /^segment/) return "core: segments"
+    if (name ~ /^(segment|pshm)/) return "core: segments and shared memory"
     if (name ~ /^exit_/) return "exit and signals"
     if (name ~ /^ext_barrier/) return "extended: barriers"
     if (name ~ /^ext_/) return "extended: put/get"
