@@ -7,7 +7,8 @@
  * host) and GASNET_SUPERNODE_MAXSIZE (supernodes of at most that many
  * processes of a host, in rank order; unset or 0: the whole host; 1: every
  * node its own). The smp conduit reads neither: its job is one host and
- * one supernode, and the case runs it with both unset.
+ * one supernode, and the case runs it with both unset. A conduit without
+ * shared memory (GASNET_PSHM 0) must make every node its own supernode.
  *
  *  1. gasnet_getNodeInfo names, for every node, the host and supernode
  *     expected (each by its lowest node), and the offset of every
@@ -21,7 +22,10 @@
  *     through the network, and the target gives up after 30 s: so the test
  *     fails unless every one completes (and the Long's payload lands)
  *     while the target does not poll. Then the target polls, and its Long
- *     handler must run once per member. */
+ *     handler must run once per member.
+ *
+ * Usage: testpshm [-e VAR=VALUE]... (set before gasnet_init, in every
+ * process: another shape for one case). */
 #include "test.h"
 
 #include <sched.h>
@@ -66,8 +70,8 @@ static void check_shape(void) {
   unsigned maxsize = read_count("GASNET_SUPERNODE_MAXSIZE");
 #if defined(GASNET_CONDUIT_SMP)
   host_size = maxsize = 0; /* smp: one host, one supernode */
-#elif defined(GASNET_SEGMENT_EVERYTHING)
-  maxsize = 1; /* nothing to share */
+#elif !GASNET_PSHM || defined(GASNET_SEGMENT_EVERYTHING)
+  maxsize = 1; /* nothing shared: every node its own supernode */
 #endif
   unsigned supernodes = 0, largest = 0;
   for (gasnet_node_t i = 0; i < TEST_NODES; i++) {
@@ -180,8 +184,24 @@ static void round_for(gasnet_node_t target) {
   test_barrier();
 }
 
+/* -e VAR=VALUE: into the environment, before gasnet_init reads it. */
+static void set_environment(int argc, char **argv) {
+  for (int i = 1; i + 1 < argc; i++) {
+    if (strcmp(argv[i], "-e")) continue;
+    char *eq = strchr(argv[i + 1], '=');
+    if (!eq) {
+      fprintf(stderr, "testpshm: -e needs VAR=VALUE (got '%s')\n", argv[i + 1]);
+      exit(2);
+    }
+    *eq = '\0';
+    setenv(argv[i + 1], eq + 1, 1);
+    *eq = '=';
+  }
+}
+
 int main(int argc, char **argv) {
   gasnet_handlerentry_t handlers[] = {{H_LONG, (void (*)())long_handler}};
+  set_environment(argc, argv);
   test_init_handlers(&argc, &argv, PSHM_SEGSIZE, handlers, 1);
   TEST_CHECK(TEST_NODES <= PSHM_MAX_NODES, "at most %d nodes", PSHM_MAX_NODES);
   ni = calloc(TEST_NODES, sizeof *ni);

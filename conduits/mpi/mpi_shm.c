@@ -18,8 +18,10 @@
  *    looks at MPI only now and then (mpi_shm.h), since MPI then carries
  *    only exit notices: the exit protocol raises an alert in the region
  *    before it sends them.
- * With GASNET_SEGMENT_EVERYTHING there are no segments to share, so every
- * node is its own supernode. */
+ * A supernode of one member gets no region (it would gain nothing), except
+ * in a job of one node, which then runs as smp's one node does. With
+ * GASNET_SEGMENT_EVERYTHING there are no segments to share, so every node
+ * is its own supernode. */
 #define _GNU_SOURCE
 #include "mpi_shm.h"
 
@@ -167,9 +169,13 @@ void gasnetc_mpi_shm_init(void) {
   int members = 1, me = 0;
   MPI_Comm_size(super, &members);
   MPI_Comm_rank(super, &me);
-  if (members > 1) gasnetc_mpi_shm_region(super, members, me);
+  /* A supernode of one gains nothing, unless it is the whole job: then it
+   * is what smp's one node is (its own rings, the SMP barrier, reads). */
+  if (members > 1 || (gasneti_nodes == 1 && maxsize != 1))
+    gasnetc_mpi_shm_region(super, members, me);
   MPI_Comm_free(&super);
-  gasnetc_mpi_shm_learn_supernodes(members > 1 ? gasnetc_shm.member_node[0] : gasneti_mynode);
+  gasnetc_mpi_shm_learn_supernodes(gasnetc_shm.members ? gasnetc_shm.member_node[0]
+                                                       : gasneti_mynode);
 }
 
 uintptr_t gasnetc_mpi_shm_max_local(uintptr_t local) {
