@@ -27,8 +27,8 @@
  * members at start-up and the extended API's SMP barrier (when the
  * supernode is the whole job), and cross-memory reads (process_vm_readv).
  * Start-up, the exit protocol and traffic with non-members stay the
- * conduit's. Every function of the layer is lock-free: a conduit calls it
- * without holding its own locks. */
+ * conduit's. Nothing in the layer takes a lock (the rings are lock-free):
+ * a conduit calls it without holding its own. */
 #ifndef SHM_LAYER_H
 #define SHM_LAYER_H
 
