@@ -175,7 +175,9 @@ static const gasnete_coll_alg_t *gasnete_coll_by_name(gasnete_coll_kind_t kind, 
  * ranks, where every receiver hears from the root at once; trees above),
  * flow-controlled ones from it, put when the destination is in the
  * segment. */
-static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a, gasnet_node_t size) {
+static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a, gasnet_node_t size,
+                                             int hier) {
+  (void)hier;
   int put_ok = (a->flags & GASNET_COLL_DST_IN_SEGMENT) && a->nbytes >= gasnete_coll_put_threshold;
   int direct_ok = gasnete_coll_xmem_all && a->nbytes >= gasnete_coll_direct_threshold;
   int large = a->nbytes >= gasnete_coll_flow_threshold;
@@ -222,10 +224,12 @@ static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a, gasne
   return NULL;
 }
 
-const gasnete_coll_alg_t *gasnete_coll_select(const gasnete_coll_args_t *args, gasnet_node_t size) {
+const gasnete_coll_alg_t *gasnete_coll_select(const gasnete_coll_args_t *args,
+                                              const gasnete_coll_team_t *team) {
   const gasnete_coll_alg_t *forced = gasnete_coll_tables[args->kind].forced;
-  if (forced && forced->eligible(args, size)) return forced;
-  return gasnete_coll_by_name(args->kind, gasnete_coll_default_name(args, size));
+  if (forced && forced->eligible(args, team->size)) return forced;
+  return gasnete_coll_by_name(args->kind,
+                              gasnete_coll_default_name(args, team->size, gasnete_coll_hier_pays(team)));
 }
 
 const gasnete_coll_alg_t *gasnete_coll_select_for_team(gasnete_coll_team_t *team,
@@ -235,7 +239,7 @@ const gasnete_coll_alg_t *gasnete_coll_select_for_team(gasnete_coll_team_t *team
       team->last_choice.nbytes == args->nbytes && team->last_choice.flags == args->flags &&
       !memcmp(&team->last_choice.red, &args->red, sizeof(args->red)))
     return team->last_choice.alg;
-  const gasnete_coll_alg_t *alg = gasnete_coll_select(args, team->size);
+  const gasnete_coll_alg_t *alg = gasnete_coll_select(args, team);
   team->last_choice.alg = alg;
   team->last_choice.kind = args->kind;
   team->last_choice.nbytes = args->nbytes;

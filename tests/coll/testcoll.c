@@ -5,7 +5,7 @@
  *
  *   -c CONFIG  which algorithms to force (see `configs` below): default
  *              (the selector's choice), flat, binomial, binary, knomial,
- *              put, direct, segmented (the flow-controlled algorithms:
+ *              hier (broadcast, scatter, gather), put, direct, segmented (the flow-controlled algorithms:
  *              broadcast pipe, scatter and gather flow, gather_all ring,
  *              exchange pairwise), sag (the same with broadcast
  *              scatter_allgather). A config sets GASNET_COLL_<OP>_ALG for every op (and
@@ -85,6 +85,9 @@ static const config_t configs[] = {
     {"binomial", {"binomial", "binomial", "binomial", "dissem", "bruck"}, NULL},
     {"binary", {"binary", "binary", "binary", "gather_bcast", "staggered"}, NULL},
     {"knomial", {"knomial", "knomial", "knomial", "dissem", "bruck"}, "3"},
+    /* The two-level tree over the supernodes (gather_all and exchange have
+     * none: the selector's choice). */
+    {"hier", {"hier", "hier", "hier", NULL, NULL}, NULL},
     {"put", {"put", "put", "put", "put", "put"}, NULL},
     {"direct", {"direct", "direct", "direct", "direct", "direct"}, NULL},
     /* The flow-controlled algorithms for large data (scatter and gather
