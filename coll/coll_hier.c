@@ -5,6 +5,8 @@
  * algorithms build the same tree everywhere. */
 #include "coll_internal.h"
 
+#include <stdlib.h>
+
 void gasnete_coll_hier_learn(gasnete_coll_team_t *team, const char *call) {
   gasnet_node_t nodes = gasnet_nodes();
   gasnet_nodeinfo_t *info = gasnete_coll_calloc(nodes, sizeof(*info));
@@ -15,9 +17,11 @@ void gasnete_coll_hier_learn(gasnete_coll_team_t *team, const char *call) {
   for (gasnet_node_t r = 0; r < team->size; r++)
     supernode_of[r] = info[gasnete_coll_rank2node(team, r)].supernode;
   uint32_t *run_start = gasnete_coll_calloc(team->size, sizeof(*run_start));
+  uint32_t nruns = gasnete_coll_hier_find_runs(supernode_of, team->size, run_start);
+  uint32_t *kept = realloc(run_start, nruns * sizeof(*run_start)); /* a run per supernode, often */
   team->hier.size = team->size;
-  team->hier.nruns = gasnete_coll_hier_find_runs(supernode_of, team->size, run_start);
-  team->hier.run_start = run_start;
+  team->hier.nruns = nruns;
+  team->hier.run_start = kept ? kept : run_start;
   free(supernode_of);
   free(info);
 }
