@@ -170,25 +170,25 @@ static const gasnete_coll_alg_t *gasnete_coll_by_name(gasnete_coll_kind_t kind, 
   return alg;
 }
 
-/* Below this many bytes per block a gather out of the segment takes hier
- * where it may (gasnete_coll_hier_wins). */
-#define GASNETE_COLL_HIER_GATHER_MAX 16384u
+/* Below this many bytes per block a scatter or gather out of the segment
+ * takes hier where it may (gasnete_coll_hier_wins). */
+#define GASNETE_COLL_HIER_BLOCK_MAX 16384u
 
 /* On a team where hier has work to save (gasnete_coll_hier_pays), it
  * beat the choice below at every size measured, 8 B to 64 KiB, under
  * IN/OUT_MYSYNC and NOSYNC, with the mpi conduit over TCP and pretend
  * hosts of 2 ranks at 4 (docs/collectives.md, "Hierarchical
  * algorithms"): a third less time in the median, up to two thirds
- * against put; except a gather out of the segment from 16 KiB, whose
- * leaders forward two blocks in one message after taking them in. Not
- * measured past the flow threshold, so the flow-controlled algorithms
- * keep large data. */
+ * against put; except scatter and gather out of the segment from 16 KiB,
+ * whose leaders take a run of blocks in before passing it on (at 6 ranks
+ * in hosts of 3 both lost there). Not measured past the flow threshold,
+ * so the flow-controlled algorithms keep large data. */
 static int gasnete_coll_hier_wins(const gasnete_coll_args_t *a, int large) {
   switch (a->kind) {
-    case GASNETE_COLL_BROADCAST:
-    case GASNETE_COLL_SCATTER: return !large;
+    case GASNETE_COLL_BROADCAST: return !large;
+    case GASNETE_COLL_SCATTER:
     case GASNETE_COLL_GATHER:
-      return a->nbytes < GASNETE_COLL_HIER_GATHER_MAX ||
+      return a->nbytes < GASNETE_COLL_HIER_BLOCK_MAX ||
              ((a->flags & GASNET_COLL_DST_IN_SEGMENT) && !large);
     case GASNETE_COLL_REDUCE: return 1;
     default: return 0;
