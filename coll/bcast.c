@@ -126,6 +126,8 @@ const gasnete_coll_alg_t gasnete_coll_bcast_algs[] = {
     BCAST_TREE("binary", GASNETE_COLL_TREE_BINARY, "AM chunks down a binary tree"),
     BCAST_TREE("knomial", GASNETE_COLL_TREE_KNOMIAL,
                "AM chunks down a k-nomial tree (GASNET_COLL_TREE_RADIX)"),
+    BCAST_TREE("hier", GASNETE_COLL_TREE_PARAM_HIER,
+               "AM chunks down a binomial tree of supernode leaders, then to each member"),
     {"put", "root puts into every destination (dst in segment)", GASNETE_COLL_BROADCAST, 0,
      gasnete_coll_putfan_eligible, bcast_put_setup, gasnete_coll_putfan_alg_progress,
      gasnete_coll_putfan_alg_deliver, gasnete_coll_putfan_alg_cleanup},

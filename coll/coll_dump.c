@@ -64,15 +64,16 @@ static gasnete_coll_args_t gasnete_coll_dump_args(gasnete_coll_kind_t kind, size
   return a;
 }
 
-static void gasnete_coll_dump_choices(FILE *f, gasnete_coll_kind_t kind, gasnet_node_t size) {
+static void gasnete_coll_dump_choices(FILE *f, gasnete_coll_kind_t kind,
+                                      const gasnete_coll_team_t *team) {
   const int am_flags = GASNET_COLL_SINGLE | GASNET_COLL_IN_MYSYNC | GASNET_COLL_OUT_MYSYNC;
   const int seg_flags = am_flags | GASNET_COLL_DST_IN_SEGMENT | GASNET_COLL_SRC_IN_SEGMENT;
   fprintf(f, "  %10s  %-17s %s\n", "bytes", "chosen", "chosen with SRC/DST_IN_SEGMENT");
   for (size_t n = GASNETE_COLL_DUMP_MIN_BYTES; n <= GASNETE_COLL_DUMP_MAX_BYTES; n *= 4) {
     gasnete_coll_args_t plain = gasnete_coll_dump_args(kind, n, am_flags);
     gasnete_coll_args_t seg = gasnete_coll_dump_args(kind, n, seg_flags);
-    fprintf(f, "  %10zu  %-17s %s\n", n, gasnete_coll_select(&plain, size)->name,
-            gasnete_coll_select(&seg, size)->name);
+    fprintf(f, "  %10zu  %-17s %s\n", n, gasnete_coll_select(&plain, team)->name,
+            gasnete_coll_select(&seg, team)->name);
   }
 }
 
@@ -91,7 +92,7 @@ void gasnete_coll_dumpTuningState(char *filename, gasnet_team_handle_t handle) {
           gasnete_coll_select_flow_threshold(), direct);
   for (int k = 0; k < GASNETE_COLL_KIND_COUNT; k++) {
     gasnete_coll_dump_algs(f, (gasnete_coll_kind_t)k);
-    gasnete_coll_dump_choices(f, (gasnete_coll_kind_t)k, team->size);
+    gasnete_coll_dump_choices(f, (gasnete_coll_kind_t)k, team);
   }
   gasnete_coll_dump_close(f);
 }

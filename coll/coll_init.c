@@ -55,6 +55,7 @@ static void gasnete_coll_node_init(const gasnet_coll_fn_entry_t fn_tbl[], size_t
   gasnete_coll_team_all.size = gasnet_nodes();
   gasnete_coll_team_all.myrank = gasnet_mynode();
   gasnete_coll_team_all.next_seq = 0;
+  gasnete_coll_hier_learn(&gasnete_coll_team_all, call);
   gasnete_coll_engine_init();
   gasnete_coll_select_init();
   int progress_thread = gasnete_coll_progress_init();

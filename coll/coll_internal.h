@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trees_hier.h"
+
 #if defined(GASNET_PAR) || defined(GASNET_PARSYNC)
 #define GASNETE_COLL_THREADS 1
 #include <pthread.h>
@@ -79,6 +81,7 @@ struct gasnete_coll_team_s {
   gasnete_coll_handle_t *aggregate; /* open aggregate, or NULL */
   gasnet_node_t *rank2node;         /* NULL for GASNET_TEAM_ALL (rank == node) */
   gasnete_coll_member_t *by_node;   /* sorted by node; NULL for GASNET_TEAM_ALL */
+  gasnete_coll_hier_runs_t hier;    /* its supernode runs (coll_hier.c) */
   void *clientdata;
   /* Its images (coll_images.h); NULL: those of GASNET_TEAM_ALL. */
   struct gasnete_coll_images_s *images;
@@ -104,6 +107,16 @@ extern gasnete_coll_team_t gasnete_coll_team_all;
 static inline gasnet_node_t gasnete_coll_rank2node(const gasnete_coll_team_t *team,
                                                    gasnet_node_t rank) {
   return team->rank2node ? team->rank2node[rank] : rank;
+}
+
+/* coll_hier.c: a team's supernode runs, learned from gasnet_getNodeInfo
+ * when the team is made (the same on every member), and given back when
+ * it is freed. hier_pays: the team spans several supernodes and some run
+ * has more than one rank, so the hier algorithms have work to save. */
+extern void gasnete_coll_hier_learn(gasnete_coll_team_t *team, const char *call);
+extern void gasnete_coll_hier_forget(gasnete_coll_team_t *team);
+static inline int gasnete_coll_hier_pays(const gasnete_coll_team_t *team) {
+  return team->hier.nruns > 1 && team->hier.nruns < team->size;
 }
 
 /* coll_team.c: handles <-> teams. lookup ends the job, naming call and the
@@ -364,7 +377,7 @@ typedef struct {
 extern gasnete_coll_alg_table_view_t gasnete_coll_select_table(gasnete_coll_kind_t kind);
 extern size_t gasnete_coll_select_put_threshold(void);
 extern const gasnete_coll_alg_t *gasnete_coll_select(const gasnete_coll_args_t *args,
-                                                     gasnet_node_t size);
+                                                     const gasnete_coll_team_t *team);
 /* The same, remembering the team's last choice (a stream of like calls
  * then skips the policy); engine lock held. */
 extern const gasnete_coll_alg_t *gasnete_coll_select_for_team(gasnete_coll_team_t *team,

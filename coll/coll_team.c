@@ -144,6 +144,7 @@ void gasnete_coll_team_free(gasnet_team_handle_t handle) {
                        team->aggregate ? ", an aggregate open" : "");
   gasnete_coll_team_unregister(team);
   gasnete_coll_forget_team(team->id);
+  gasnete_coll_hier_forget(team);
   free(team->rank2node);
   free(team->by_node);
   gasnete_coll_images_free(team->images);

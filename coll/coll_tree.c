@@ -30,10 +30,29 @@ static int gasnete_coll_treepos_flat(gasnete_coll_treepos_t *pos, uint32_t size)
   return 1;
 }
 
+/* The two-level tree over the team's supernode runs. */
+static void gasnete_coll_treepos_hier(gasnete_coll_treepos_t *pos, const gasnete_coll_op_t *op) {
+  const gasnete_coll_hier_runs_t *runs = &op->team->hier;
+  uint32_t root = op->args.root;
+  pos->parent = pos->vrank ? gasnete_coll_hier_parent(runs, root, pos->vrank) : 0;
+  pos->subtree = gasnete_coll_hier_subtree_size(runs, root, pos->vrank);
+  pos->nchildren =
+      gasnete_coll_hier_children(runs, root, pos->vrank, pos->few, GASNETE_COLL_TREEPOS_FEW);
+  pos->children = pos->few;
+  if (pos->nchildren > GASNETE_COLL_TREEPOS_FEW) {
+    pos->children = gasnete_coll_calloc(pos->nchildren, sizeof(gasnete_coll_tree_child_t));
+    gasnete_coll_hier_children(runs, root, pos->vrank, pos->children, pos->nchildren);
+  }
+}
+
 void gasnete_coll_treepos_init(gasnete_coll_treepos_t *pos, const gasnete_coll_op_t *op) {
-  gasnete_coll_tree_kind_t kind = gasnete_coll_tree_kind_of(op->alg);
   uint32_t size = op->team->size;
   pos->vrank = gasnete_coll_rank_sub(op->team->myrank, op->args.root, size);
+  if (op->alg->param == GASNETE_COLL_TREE_PARAM_HIER) {
+    gasnete_coll_treepos_hier(pos, op);
+    return;
+  }
+  gasnete_coll_tree_kind_t kind = gasnete_coll_tree_kind_of(op->alg);
   if (kind.shape == GASNETE_COLL_TREE_FLAT && gasnete_coll_treepos_flat(pos, size)) return;
   pos->parent = pos->vrank ? gasnete_coll_tree_parent(kind, size, pos->vrank) : 0;
   pos->subtree = gasnete_coll_tree_subtree_size(kind, size, pos->vrank);

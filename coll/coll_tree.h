@@ -22,6 +22,9 @@ typedef struct {
 
 /* The tree shape of an algorithm: alg->param is a gasnete_coll_tree_shape_t;
  * k-nomial trees take their radix from GASNET_COLL_TREE_RADIX. */
+/* alg->param of the hier algorithms: the team's two-level tree over its
+ * supernodes (trees_hier.h) instead of a shape of trees.h. */
+#define GASNETE_COLL_TREE_PARAM_HIER 0x100u
 extern gasnete_coll_tree_kind_t gasnete_coll_tree_kind_of(const gasnete_coll_alg_t *alg);
 extern void gasnete_coll_treepos_init(gasnete_coll_treepos_t *pos, const gasnete_coll_op_t *op);
 extern void gasnete_coll_treepos_free(gasnete_coll_treepos_t *pos);

@@ -163,6 +163,8 @@ const gasnete_coll_alg_t gasnete_coll_gather_algs[] = {
     GATHER_TREE("binary", GASNETE_COLL_TREE_BINARY, "subtree runs up a binary tree"),
     GATHER_TREE("knomial", GASNETE_COLL_TREE_KNOMIAL,
                 "subtree runs up a k-nomial tree (GASNET_COLL_TREE_RADIX)"),
+    GATHER_TREE("hier", GASNETE_COLL_TREE_PARAM_HIER,
+                "each member's block to its supernode's leader, runs up a binomial tree of leaders"),
     {"put", "every rank puts its block into the root's dst (dst in segment)", GASNETE_COLL_GATHER,
      0, gasnete_coll_putfan_eligible, gather_put_setup, gasnete_coll_putfan_alg_progress,
      gasnete_coll_putfan_alg_deliver, gasnete_coll_putfan_alg_cleanup},

@@ -264,7 +264,7 @@ static void images_setup(gasnete_coll_op_t *op) {
   images_inner_buffers(op, p, &in);
   p->inner = *op;
   p->inner.args = in;
-  p->inner.alg = gasnete_coll_select(&in, op->team->size);
+  p->inner.alg = gasnete_coll_select(&in, op->team);
   p->inner.priv = NULL;
   p->inner.alg->setup(&p->inner);
 }

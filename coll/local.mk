@@ -13,6 +13,7 @@ COLL_SOURCES = \
 	coll/coll_flow.c \
 	coll/coll_engine.c \
 	coll/coll_handle.c \
+	coll/coll_hier.c \
 	coll/coll_images.c \
 	coll/coll_init.c \
 	coll/coll_mforms.c \
@@ -43,10 +44,11 @@ COLL_SOURCES = \
 	coll/select.c \
 	coll/team_barrier.c \
 	coll/team_split.c \
-	coll/trees.c
+	coll/trees.c \
+	coll/trees_hier.c
 COLL_CPPFLAGS = $(PUBLIC_CPPFLAGS) -DGASNETI_CONDUIT_NEUTRAL
 noinst_HEADERS += coll/coll_internal.h coll/coll_composite.h coll/coll_early.h coll/coll_flow.h coll/coll_segmented.h coll/scan_chain.h coll/coll_putfan.h coll/coll_readfan.h \
-	coll/coll_tree.h coll/trees.h coll/reduce_apply.h coll/reduce_layout.h \
+	coll/coll_tree.h coll/trees.h coll/trees_hier.h coll/reduce_apply.h coll/reduce_layout.h \
 	coll/coll_images.h coll/images_reduce.h
 include_HEADERS += include/gasnet_coll.h
 

@@ -299,6 +299,8 @@ const gasnete_coll_alg_t gasnete_coll_reduce_algs[] = {
     REDUCE_TREE("binary", GASNETE_COLL_TREE_BINARY, "partials up a binary tree"),
     REDUCE_TREE("knomial", GASNETE_COLL_TREE_KNOMIAL,
                 "partials up a k-nomial tree (GASNET_COLL_TREE_RADIX)"),
+    REDUCE_TREE("hier", GASNETE_COLL_TREE_PARAM_HIER,
+                "partials to each supernode's leader, then up a binomial tree of leaders"),
 };
 const unsigned gasnete_coll_reduce_nalgs =
     sizeof(gasnete_coll_reduce_algs) / sizeof(gasnete_coll_reduce_algs[0]);

@@ -166,6 +166,8 @@ const gasnete_coll_alg_t gasnete_coll_scatter_algs[] = {
     SCATTER_TREE("binary", GASNETE_COLL_TREE_BINARY, "subtree runs down a binary tree"),
     SCATTER_TREE("knomial", GASNETE_COLL_TREE_KNOMIAL,
                  "subtree runs down a k-nomial tree (GASNET_COLL_TREE_RADIX)"),
+    SCATTER_TREE("hier", GASNETE_COLL_TREE_PARAM_HIER,
+                 "subtree runs down a binomial tree of supernode leaders, then to each member"),
     {"put", "root puts each block into its destination (dst in segment)", GASNETE_COLL_SCATTER, 0,
      gasnete_coll_putfan_eligible, scatter_put_setup, gasnete_coll_putfan_alg_progress,
      gasnete_coll_putfan_alg_deliver, gasnete_coll_putfan_alg_cleanup},

@@ -1,8 +1,9 @@
 /* select.c: the one place that chooses an algorithm for a collective, by
- * (operation, bytes, team size, flags). GASNET_COLL_<OP>_ALG forces one by
- * name for every call of that operation (unknown names are fatal and list
- * the valid ones); a forced algorithm that cannot serve a call (a put-based
- * one without DST_IN_SEGMENT) gives way to the default choice. */
+ * (operation, bytes, team size and supernodes, flags).
+ * GASNET_COLL_<OP>_ALG forces one by name for every call of that
+ * operation (unknown names are fatal and list the valid ones); a forced
+ * algorithm that cannot serve a call (a put-based one without
+ * DST_IN_SEGMENT) gives way to the default choice. */
 #include "coll_internal.h"
 #include "scan_chain.h"
 
@@ -169,17 +170,45 @@ static const gasnete_coll_alg_t *gasnete_coll_by_name(gasnete_coll_kind_t kind, 
   return alg;
 }
 
+/* Below this many bytes per block a scatter or gather out of the segment
+ * takes hier where it may (gasnete_coll_hier_wins). */
+#define GASNETE_COLL_HIER_BLOCK_MAX 16384u
+
+/* On a team where hier has work to save (gasnete_coll_hier_pays), it
+ * beat the choice below at every size measured, 8 B to 64 KiB, under
+ * IN/OUT_MYSYNC and NOSYNC, with the mpi conduit over TCP and pretend
+ * hosts of 2 ranks at 4 (docs/collectives.md, "Hierarchical
+ * algorithms"): a third less time in the median, up to two thirds
+ * against put; except scatter and gather out of the segment from 16 KiB,
+ * whose leaders take a run of blocks in before passing it on (at 6 ranks
+ * in hosts of 3 both lost there). Not measured past the flow threshold,
+ * so the flow-controlled algorithms keep large data. */
+static int gasnete_coll_hier_wins(const gasnete_coll_args_t *a, int large) {
+  switch (a->kind) {
+    case GASNETE_COLL_BROADCAST: return !large;
+    case GASNETE_COLL_SCATTER:
+    case GASNETE_COLL_GATHER:
+      return a->nbytes < GASNETE_COLL_HIER_BLOCK_MAX ||
+             ((a->flags & GASNET_COLL_DST_IN_SEGMENT) && !large);
+    case GASNETE_COLL_REDUCE: return 1;
+    default: return 0;
+  }
+}
+
 /* The default policy, from measurements on the smp conduit at 2 and 4
  * processes on 2 cores (docs/collectives.md, "How the selector was
  * tuned"): eager AM algorithms below the flow threshold (flat up to 4
  * ranks, where every receiver hears from the root at once; trees above),
  * flow-controlled ones from it, put when the destination is in the
- * segment. */
-static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a, gasnet_node_t size) {
+ * segment. A team over several supernodes takes hier first where it
+ * wins (above). */
+static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a, gasnet_node_t size,
+                                             int hier) {
   int put_ok = (a->flags & GASNET_COLL_DST_IN_SEGMENT) && a->nbytes >= gasnete_coll_put_threshold;
   int direct_ok = gasnete_coll_xmem_all && a->nbytes >= gasnete_coll_direct_threshold;
   int large = a->nbytes >= gasnete_coll_flow_threshold;
   int few = size <= 4;
+  if (hier && gasnete_coll_hier_wins(a, large)) return "hier";
   if (put_ok && a->kind <= GASNETE_COLL_EXCHANGE) return "put";
   switch (a->kind) {
     /* Past 4 ranks on 2 cores the eager trees stayed ahead of the
@@ -222,10 +251,12 @@ static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a, gasne
   return NULL;
 }
 
-const gasnete_coll_alg_t *gasnete_coll_select(const gasnete_coll_args_t *args, gasnet_node_t size) {
+const gasnete_coll_alg_t *gasnete_coll_select(const gasnete_coll_args_t *args,
+                                              const gasnete_coll_team_t *team) {
   const gasnete_coll_alg_t *forced = gasnete_coll_tables[args->kind].forced;
-  if (forced && forced->eligible(args, size)) return forced;
-  return gasnete_coll_by_name(args->kind, gasnete_coll_default_name(args, size));
+  if (forced && forced->eligible(args, team->size)) return forced;
+  return gasnete_coll_by_name(args->kind,
+                              gasnete_coll_default_name(args, team->size, gasnete_coll_hier_pays(team)));
 }
 
 const gasnete_coll_alg_t *gasnete_coll_select_for_team(gasnete_coll_team_t *team,
@@ -235,7 +266,7 @@ const gasnete_coll_alg_t *gasnete_coll_select_for_team(gasnete_coll_team_t *team
       team->last_choice.nbytes == args->nbytes && team->last_choice.flags == args->flags &&
       !memcmp(&team->last_choice.red, &args->red, sizeof(args->red)))
     return team->last_choice.alg;
-  const gasnete_coll_alg_t *alg = gasnete_coll_select(args, team->size);
+  const gasnete_coll_alg_t *alg = gasnete_coll_select(args, team);
   team->last_choice.alg = alg;
   team->last_choice.kind = args->kind;
   team->last_choice.nbytes = args->nbytes;

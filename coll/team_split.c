@@ -97,6 +97,7 @@ static gasnete_coll_team_t *gasnete_coll_split_build(const gasnete_coll_team_t *
   }
   qsort(team->by_node, n, sizeof(*team->by_node), gasnete_coll_member_node_cmp);
   team->images = gasnete_coll_images_for_team(team);
+  gasnete_coll_hier_learn(team, "gasnet_coll_team_split");
   free(pos);
   return team;
 }

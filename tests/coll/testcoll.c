@@ -5,7 +5,7 @@
  *
  *   -c CONFIG  which algorithms to force (see `configs` below): default
  *              (the selector's choice), flat, binomial, binary, knomial,
- *              put, direct, segmented (the flow-controlled algorithms:
+ *              hier (broadcast, scatter, gather), put, direct, segmented (the flow-controlled algorithms:
  *              broadcast pipe, scatter and gather flow, gather_all ring,
  *              exchange pairwise), sag (the same with broadcast
  *              scatter_allgather). A config sets GASNET_COLL_<OP>_ALG for every op (and
@@ -30,6 +30,8 @@
  *              segment (gasnet_coll_dumpTuningState) to be ALG, or not to
  *              be ALG with OP=!ALG (e.g. that GASNET_SMP_XMEM=off makes
  *              the direct algorithms ineligible); checked on node 0.
+ *              OP@BYTES=ALG asks the same of another size (a power of 4,
+ *              as the tuning state lists them).
  *   -v         print every collective as it runs (node 0).
  *
  * For each op, each of the nine IN x OUT sync modes, each size and each
@@ -85,6 +87,9 @@ static const config_t configs[] = {
     {"binomial", {"binomial", "binomial", "binomial", "dissem", "bruck"}, NULL},
     {"binary", {"binary", "binary", "binary", "gather_bcast", "staggered"}, NULL},
     {"knomial", {"knomial", "knomial", "knomial", "dissem", "bruck"}, "3"},
+    /* The two-level tree over the supernodes (gather_all and exchange have
+     * none: the selector's choice). */
+    {"hier", {"hier", "hier", "hier", NULL, NULL}, NULL},
     {"put", {"put", "put", "put", "put", "put"}, NULL},
     {"direct", {"direct", "direct", "direct", "direct", "direct"}, NULL},
     /* The flow-controlled algorithms for large data (scatter and gather
@@ -508,9 +513,10 @@ static size_t parse_size(const char *s) {
   return (size_t)v;
 }
 
-/* The algorithm the tuning table names for a 1 MiB OP (first column), read
- * back from gasnet_coll_dumpTuningState's file; "" if absent. */
-static void chosen_for_1m(const char *op, char *alg, size_t len) {
+/* The algorithm the tuning table names for an OP of `bytes` (first column:
+ * out of the segment), read back from gasnet_coll_dumpTuningState's file;
+ * "" if absent. */
+static void chosen_for(const char *op, const char *bytes, char *alg, size_t len) {
   char path[] = "/tmp/testcoll-tuning-XXXXXX", line[256], want[64];
   int fd = mkstemp(path);
   TEST_CHECK(fd >= 0, "mkstemp: %s", strerror(errno));
@@ -524,31 +530,34 @@ static void chosen_for_1m(const char *op, char *alg, size_t len) {
   while (fgets(line, sizeof line, f)) {
     char w1[64], w2[64];
     if (line[0] != ' ') in_op = !strncmp(line, want, strlen(want));
-    else if (in_op && sscanf(line, "%63s %63s", w1, w2) == 2 && !strcmp(w1, "1048576"))
+    else if (in_op && sscanf(line, "%63s %63s", w1, w2) == 2 && !strcmp(w1, bytes))
       snprintf(alg, len, "%s", w2);
   }
   fclose(f);
   unlink(path);
 }
 
-/* -S OP=ALG / OP=!ALG: is the selector's choice what the environment says? */
+/* -S OP[@BYTES]=ALG / OP[@BYTES]=!ALG: is the selector's choice what the
+ * environment says? */
 static void check_selection(const char *spec) {
   if (ME != 0) return;
   const char *eq = strchr(spec, '=');
-  char op[32], alg[64];
-  snprintf(op, sizeof op, "%.*s", (int)(eq - spec), spec);
+  const char *at = memchr(spec, '@', (size_t)(eq - spec));
+  char op[32], bytes[32] = "1048576", alg[64];
+  snprintf(op, sizeof op, "%.*s", (int)((at ? at : eq) - spec), spec);
+  if (at) snprintf(bytes, sizeof bytes, "%.*s", (int)(eq - at - 1), at + 1);
   int negate = eq[1] == '!';
   const char *name = eq + 1 + negate;
-  chosen_for_1m(op, alg, sizeof alg);
-  TEST_CHECK(alg[0], "no 1 MiB row for %s in the tuning state", op);
-  TEST_CHECK((strcmp(alg, name) == 0) != negate, "a 1 MiB %s chose %s, expected %s%s", op, alg,
-             negate ? "anything but " : "", name);
-  test_print0("testcoll: a 1 MiB %s chooses %s, as expected\n", op, alg);
+  chosen_for(op, bytes, alg, sizeof alg);
+  TEST_CHECK(alg[0], "no %s-byte row for %s in the tuning state", bytes, op);
+  TEST_CHECK((strcmp(alg, name) == 0) != negate, "a %s-byte %s chose %s, expected %s%s", bytes,
+             op, alg, negate ? "anything but " : "", name);
+  test_print0("testcoll: a %s-byte %s chooses %s, as expected\n", bytes, op, alg);
 }
 
 static void usage(void) {
   fprintf(stderr, "usage: testcoll [-c CONFIG] [-a OP=ALG]... [-R RADIX] [-o OPS] [-s SIZES] "
-                  "[-l all|full|medium|small] [-e VAR=VALUE]... [-S OP=[!]ALG]... [-v]\n  configs:");
+                  "[-l all|full|medium|small] [-e VAR=VALUE]... [-S OP[@BYTES]=[!]ALG]... [-v]\n  configs:");
   for (size_t i = 0; i < NCONFIGS; i++) fprintf(stderr, " %s", configs[i].name);
   fprintf(stderr, "\n");
   exit(2);

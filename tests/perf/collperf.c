@@ -79,14 +79,15 @@ static const gasnet_coll_fn_entry_t fn_table[] = {
 static int op_computes(int op) { return op >= OP_REDUCE; }
 /* The algorithms of each op (coll/bcast.c, scatter.c, gather.c,
  * gather_all.c, exchange.c), to know which ops a -a name applies to. */
-static const char *const op_algs[OP_COUNT][9] = {
-    {"flat", "binomial", "binary", "knomial", "put", "direct", "pipe", "scatter_allgather", NULL},
-    {"flat", "binomial", "binary", "knomial", "put", "direct", "flow", NULL},
-    {"flat", "binomial", "binary", "knomial", "put", "direct", "flow", NULL},
+static const char *const op_algs[OP_COUNT][10] = {
+    {"flat", "binomial", "binary", "knomial", "hier", "put", "direct", "pipe", "scatter_allgather",
+     NULL},
+    {"flat", "binomial", "binary", "knomial", "hier", "put", "direct", "flow", NULL},
+    {"flat", "binomial", "binary", "knomial", "hier", "put", "direct", "flow", NULL},
     {"dissem", "flat", "gather_bcast", "put", "direct", "ring", NULL},
     {"staggered", "bruck", "put", "direct", "pairwise", NULL},
-    {"flat", "binomial", "binary", "knomial", NULL, NULL, NULL},
-    {"flat", "binomial", "binary", "knomial", NULL, NULL, NULL},
+    {"flat", "binomial", "binary", "knomial", "hier", NULL},
+    {"flat", "binomial", "binary", "knomial", "hier", NULL},
     {"dissem", "chain", NULL},
     {"dissem", "chain", NULL},
 };
