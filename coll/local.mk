@@ -46,7 +46,7 @@ COLL_SOURCES = \
 	coll/trees.c
 COLL_CPPFLAGS = $(PUBLIC_CPPFLAGS) -DGASNETI_CONDUIT_NEUTRAL
 noinst_HEADERS += coll/coll_internal.h coll/coll_composite.h coll/coll_early.h coll/coll_flow.h coll/coll_segmented.h coll/scan_chain.h coll/coll_putfan.h coll/coll_readfan.h \
-	coll/coll_tree.h coll/trees.h coll/reduce_apply.h coll/reduce_layout.h \
+	coll/coll_tree.h coll/trees.h coll/reduce_apply.h coll/reduce_builtin.h coll/reduce_layout.h \
 	coll/coll_images.h coll/images_reduce.h
 include_HEADERS += include/gasnet_coll.h
 
