@@ -447,9 +447,9 @@ static int gasnete_coll_op_quick(gasnete_coll_team_t *team, const gasnete_coll_a
  * the early-arrival store and are delivered before it is filed. */
 gasnete_coll_handle_t *gasnete_coll_op_start_call(gasnete_coll_team_t *team,
                                               const gasnete_coll_args_t *args,
+                                              const gasnete_coll_alg_t *alg,
                                               gasnete_coll_handle_t *handle, const char *call) {
   gasnete_coll_lock();
-  const gasnete_coll_alg_t *alg = gasnete_coll_select_for_team(team, args);
   if (!handle && alg->quick && !gasnete_coll_advancing &&
       gasnete_coll_op_quick(team, args, alg, call)) {
     gasnete_coll_unlock();

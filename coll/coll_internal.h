@@ -51,6 +51,26 @@ typedef struct {
   int func_arg;
 } gasnete_coll_reduce_args_t;
 
+/* How much of this rank's buffers a call uses, from its single-valued
+ * arguments (coll_args.c). */
+typedef struct {
+  size_t src_bytes, dst_bytes; /* 0: this rank does not use the buffer */
+} gasnete_coll_extents_t;
+
+/* What a team's last call decided, for the next like call (coll_plan.c). */
+typedef struct gasnete_coll_plan_s {
+  int valid;
+  /* What the plan was made for: the call's single-valued arguments. */
+  gasnete_coll_kind_t kind;
+  size_t nbytes;
+  gasnet_node_t root;
+  int flags;
+  gasnete_coll_reduce_args_t red;
+  /* What they decide on this rank. */
+  const struct gasnete_coll_alg_s *alg;
+  gasnete_coll_extents_t extents;
+} gasnete_coll_plan_t;
+
 /* ------------------------------------------------------------ teams */
 /* A member of a team, for node -> rank lookups (sorted by node). */
 typedef struct {
@@ -85,15 +105,7 @@ struct gasnete_coll_team_s {
   gasnet_image_t frees; /* gasnet_coll_team_free calls so far (one per image) */
   uint32_t live_ops;                /* started and not yet retired */
   gasnete_coll_team_barrier_t barrier;
-  /* The selector's last choice for this team and what it was made for
-   * (gasnete_coll_select_for_team; engine lock held). */
-  struct {
-    const struct gasnete_coll_alg_s *alg; /* NULL: none yet */
-    gasnete_coll_kind_t kind;
-    size_t nbytes;
-    int flags;
-    gasnete_coll_reduce_args_t red;
-  } last_choice;
+  gasnete_coll_plan_t plan; /* of its last call (coll_plan.c; engine lock held) */
   uint64_t calls[GASNETE_COLL_KIND_COUNT]; /* the profile */
   uint64_t bytes[GASNETE_COLL_KIND_COUNT];
   gasnete_coll_team_t *next;        /* this node's live teams */
@@ -307,6 +319,40 @@ static inline void gasnete_coll_op_priv_free(gasnete_coll_op_t *op) {
   op->priv = NULL;
 }
 
+/* coll_args.c, reduce_args.c: the argument checks. The single-valued
+ * arguments (the same on every rank: kind, sizes, root, flags, layouts,
+ * function) decide how much of this rank's buffers a call uses; the
+ * buffers themselves are checked against that on every call. */
+/* Initialised, not in a handler, not inside a barrier. */
+extern void gasnete_coll_check_context(const char *call);
+/* The single-valued arguments (and, in the order the checks of the flags
+ * come, no AGGREGATE on a blocking call). */
+extern gasnete_coll_extents_t gasnete_coll_check_single(const gasnete_coll_team_t *team,
+                                                        const gasnete_coll_args_t *a, int blocking,
+                                                        const char *call);
+extern gasnete_coll_extents_t gasnete_coll_check_reduce_single(const gasnete_coll_team_t *team,
+                                                               const gasnete_coll_args_t *a,
+                                                               const char *call);
+/* No AGGREGATE on a blocking call. */
+extern void gasnete_coll_check_blocking(int flags, int blocking, const char *call);
+extern void gasnete_coll_check_buffers(const gasnete_coll_extents_t *x,
+                                       const gasnete_coll_args_t *a, const char *call);
+extern void gasnete_coll_check_reduce_buffers(const gasnete_coll_extents_t *x,
+                                              const gasnete_coll_args_t *a, const char *call);
+/* All of them (the image layer checks its calls this way). */
+extern void gasnete_coll_check_args(const gasnete_coll_team_t *team, const gasnete_coll_args_t *a,
+                                    int blocking, const char *call);
+
+/* coll_plan.c: a loop of the same collective is the common case: its
+ * single-valued arguments were checked and its algorithm chosen on the
+ * first call, and a call whose single-valued arguments match the team's
+ * plan reuses both. This returns the team's plan for args, made now if the
+ * last call's does not fit (checking them: a bad argument ends the job);
+ * engine lock held. */
+extern const gasnete_coll_plan_t *gasnete_coll_plan_for(gasnete_coll_team_t *team,
+                                                        const gasnete_coll_args_t *args,
+                                                        int blocking, const char *call);
+
 /* coll_api.c: argument records, and the path every initiation call takes. */
 extern gasnete_coll_args_t gasnete_coll_args(gasnete_coll_kind_t kind, void *dst, void *src,
                                              size_t nbytes, gasnet_image_t root, int flags);
@@ -325,6 +371,7 @@ extern gasnet_coll_handle_t gasnete_coll_initiate(gasnet_team_handle_t handle,
  * finished at once, else the handle it completes. */
 extern gasnete_coll_handle_t *gasnete_coll_op_start_call(gasnete_coll_team_t *team,
                                                          const gasnete_coll_args_t *args,
+                                                         const gasnete_coll_alg_t *alg,
                                                          gasnete_coll_handle_t *aggregate,
                                                          const char *call);
 /* The same with the algorithm given (ops that have no selection table). */
@@ -369,10 +416,6 @@ extern gasnete_coll_alg_table_view_t gasnete_coll_select_table(gasnete_coll_kind
 extern size_t gasnete_coll_select_put_threshold(void);
 extern const gasnete_coll_alg_t *gasnete_coll_select(const gasnete_coll_args_t *args,
                                                      gasnet_node_t size);
-/* The same, remembering the team's last choice (a stream of like calls
- * then skips the policy); engine lock held. */
-extern const gasnete_coll_alg_t *gasnete_coll_select_for_team(gasnete_coll_team_t *team,
-                                                              const gasnete_coll_args_t *args);
 extern void gasnete_coll_select_init(void);
 /* Can every node of the job be read with gasneti_xmem_read? Decided once
  * at gasnet_coll_init from the conduit's job-wide answer, so the same on

@@ -17,6 +17,7 @@ COLL_SOURCES = \
 	coll/coll_init.c \
 	coll/coll_mforms.c \
 	coll/coll_msg.c \
+	coll/coll_plan.c \
 	coll/coll_progress.c \
 	coll/coll_putfan.c \
 	coll/coll_readfan.c \
