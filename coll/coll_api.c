@@ -37,17 +37,16 @@ gasnet_coll_handle_t gasnete_coll_initiate_nodes(gasnete_coll_team_t *team,
                                                  const gasnete_coll_args_t *args, int blocking,
                                                  const char *call) {
   gasnete_coll_check_context(call);
-  gasnete_coll_lock(); /* the team's plan and profile */
+  gasnete_coll_lock(); /* the team's plan (held until the op has used it) and profile */
   const gasnete_coll_plan_t *plan = gasnete_coll_plan_for(team, args, blocking, call);
   gasnete_coll_check_buffers(&plan->extents, args, call);
-  const gasnete_coll_alg_t *alg = plan->alg;
   gasnete_coll_count_call(team, args);
-  gasnete_coll_unlock();
   /* Outside an aggregate the op may finish in the call (then there is no
    * handle at all); inside one it joins the aggregate's handle. */
   int aggregated = (args->flags & GASNET_COLL_AGGREGATE) || team->aggregate;
   gasnete_coll_handle_t *h = gasnete_coll_op_start_call(
-      team, args, alg, aggregated ? gasnete_coll_handle_for(team, args->flags) : NULL, call);
+      team, args, plan, aggregated ? gasnete_coll_handle_for(team, args->flags) : NULL, call);
+  gasnete_coll_unlock();
   if (!h) return GASNET_COLL_INVALID_HANDLE;
   gasnete_coll_kick();
   if (args->flags & GASNET_COLL_AGGREGATE) return GASNET_COLL_INVALID_HANDLE;

@@ -57,6 +57,10 @@ typedef struct {
   size_t src_bytes, dst_bytes; /* 0: this rank does not use the buffer */
 } gasnete_coll_extents_t;
 
+/* Room in a plan for what an algorithm's quick path works out once per
+ * plan (gasnete_coll_alg_t.prepare). */
+#define GASNETE_COLL_PREP_WORDS 40
+
 /* What a team's last call decided, for the next like call (coll_plan.c). */
 typedef struct gasnete_coll_plan_s {
   int valid;
@@ -69,6 +73,7 @@ typedef struct gasnete_coll_plan_s {
   /* What they decide on this rank. */
   const struct gasnete_coll_alg_s *alg;
   gasnete_coll_extents_t extents;
+  uint64_t prep[GASNETE_COLL_PREP_WORDS]; /* the algorithm's (alg->prepare) */
 } gasnete_coll_plan_t;
 
 /* ------------------------------------------------------------ teams */
@@ -248,8 +253,14 @@ typedef struct gasnete_coll_alg_s {
    * arguments, sequence number and call. Returns 1 when done (sends made,
    * data placed), or 0 having done nothing, and the op is then made and
    * run as usual. For eager sends and data that all arrived early
-   * (gasnete_coll_early_take). */
-  int (*quick)(gasnete_coll_op_t *op);
+   * (gasnete_coll_early_take). A client call's plan comes with it: prep,
+   * what prepare put there (zeros without a prepare). */
+  int (*quick)(gasnete_coll_op_t *op, const void *prep);
+  /* Optional: work out for quick what depends only on the team and the
+   * single-valued arguments (a tree position, where this rank's elements
+   * lie), into prep (GASNETE_COLL_PREP_WORDS words, zeroed), on a bare op
+   * without a sequence number; once per team plan (coll_plan.c). */
+  void (*prepare)(const gasnete_coll_op_t *op, void *prep);
 } gasnete_coll_alg_t;
 
 /* ------------------------------------------------------------ ops */
@@ -371,9 +382,14 @@ extern gasnet_coll_handle_t gasnete_coll_initiate(gasnet_team_handle_t handle,
  * finished at once, else the handle it completes. */
 extern gasnete_coll_handle_t *gasnete_coll_op_start_call(gasnete_coll_team_t *team,
                                                          const gasnete_coll_args_t *args,
-                                                         const gasnete_coll_alg_t *alg,
+                                                         const gasnete_coll_plan_t *plan,
                                                          gasnete_coll_handle_t *aggregate,
                                                          const char *call);
+/* An op record on the caller's stack with only what quick and prepare
+ * use: the team, arguments, algorithm and call. */
+extern void gasnete_coll_op_bare(gasnete_coll_op_t *bare, gasnete_coll_team_t *team,
+                                 const gasnete_coll_args_t *args, const gasnete_coll_alg_t *alg,
+                                 const char *call);
 /* The same with the algorithm given (ops that have no selection table). */
 extern gasnete_coll_op_t *gasnete_coll_op_start_alg(gasnete_coll_team_t *team,
                                                     const gasnete_coll_args_t *args,

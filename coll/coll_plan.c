@@ -27,6 +27,12 @@ const gasnete_coll_plan_t *gasnete_coll_plan_for(gasnete_coll_team_t *team,
   p->valid = 0; /* until the new arguments have passed */
   p->extents = gasnete_coll_check_single(team, args, blocking, call);
   p->alg = gasnete_coll_select(args, team->size);
+  memset(p->prep, 0, sizeof(p->prep));
+  if (p->alg->prepare) {
+    gasnete_coll_op_t bare;
+    gasnete_coll_op_bare(&bare, team, args, p->alg, call);
+    p->alg->prepare(&bare, p->prep);
+  }
   p->kind = args->kind;
   p->nbytes = args->nbytes;
   p->root = args->root;

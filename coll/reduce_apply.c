@@ -3,9 +3,7 @@
 
 #include <stdlib.h>
 
-extern gasnet_coll_fn_entry_t *gasnete_coll_fn_table;
 extern size_t gasnete_coll_fn_count;
-extern gasnete_coll_builtin_t *gasnete_coll_fn_builtins;
 
 void gasnete_coll_check_fn(gasnet_coll_fn_handle_t func, const char *call) {
   if (func >= gasnete_coll_fn_count)
@@ -15,18 +13,6 @@ void gasnete_coll_check_fn(gasnet_coll_fn_handle_t func, const char *call) {
   if (!gasnete_coll_fn_table[func].fnptr)
     gasneti_fatalerror("%s: func %u: entry %u of the function table has a NULL fnptr", call,
                        (unsigned)func, (unsigned)func);
-}
-
-void gasnete_coll_apply_init_in(gasnete_coll_apply_t *fn, gasnet_coll_fn_handle_t func, int arg,
-                                size_t elem_size, void *scratch) {
-  gasnete_coll_builtin_t b = gasnete_coll_fn_builtins[func];
-  fn->fnptr = gasnete_coll_fn_table[func].fnptr;
-  fn->fold = b == GASNETE_COLL_NOT_BUILTIN ? NULL : gasnete_coll_builtin_fold(b, arg, elem_size);
-  fn->flags = gasnete_coll_fn_table[func].flags;
-  fn->arg = arg;
-  fn->elem_size = elem_size;
-  fn->scratch = scratch;
-  fn->owns_scratch = 0;
 }
 
 void gasnete_coll_apply_init(gasnete_coll_apply_t *fn, gasnet_coll_fn_handle_t func, int arg,

@@ -212,6 +212,9 @@ gasnete_coll_builtin_t gasnete_coll_builtin_of(gasnet_coll_reduce_fn_t fnptr) {
 }
 
 gasnete_coll_fold_t gasnete_coll_builtin_fold(gasnete_coll_builtin_t b, int type, size_t elem_size) {
+  if (b < GASNETE_COLL_BUILTIN_MINLOC && type >= 0 && type <= GASNET_COLL_TYPE_DOUBLE &&
+      builtin_table[b].folds[type] && elem_size == builtin_type_sizes[type])
+    return builtin_table[b].folds[type];
   if (b == GASNETE_COLL_BUILTIN_MINLOC || b == GASNETE_COLL_BUILTIN_MAXLOC) {
     int max = b == GASNETE_COLL_BUILTIN_MAXLOC;
     if (type == GASNET_COLL_TYPE_DOUBLE && elem_size == sizeof(gasnet_coll_loc_double_t))

@@ -24,14 +24,10 @@ int gasnete_coll_layout_piece(const gasnete_coll_layout_t *l, uint64_t row, uint
   return gasnete_coll_layout_block_piece(l, row * l->size + rank, piece_p);
 }
 
-uint64_t gasnete_coll_layout_local_run(const gasnete_coll_layout_t *l, uint32_t rank,
-                                       uint64_t *local_p) {
-  if (l->one_row) { /* rank's elements, if any, are in its block number rank */
-    gasnete_coll_piece_t p;
-    if (!gasnete_coll_layout_block_piece(l, rank, &p)) return 0;
-    *local_p = p.local;
-    return p.nelems;
-  }
+/* Arrays of several rows (local_run, in reduce_layout.h, answers one-row
+ * arrays itself). */
+uint64_t gasnete_coll_layout_local_run_rows(const gasnete_coll_layout_t *l, uint32_t rank,
+                                            uint64_t *local_p) {
   uint64_t b0 = gasnete_coll_layout_first_block(l), b1 = gasnete_coll_layout_last_block(l);
   uint64_t P = l->size;
   uint64_t first = b0 + (rank + P - b0 % P) % P; /* rank's first block at or after b0 */

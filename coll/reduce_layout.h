@@ -76,8 +76,21 @@ extern int gasnete_coll_layout_piece(const gasnete_coll_layout_t *l, uint64_t ro
 /* The elements rank holds: a contiguous run of its buffer (the blocks of a
  * rank follow one another there). Returns the number, 0 for none, and the
  * element index of the first one in *local_p. */
-extern uint64_t gasnete_coll_layout_local_run(const gasnete_coll_layout_t *l, uint32_t rank,
-                                              uint64_t *local_p);
+extern uint64_t gasnete_coll_layout_local_run_rows(const gasnete_coll_layout_t *l, uint32_t rank,
+                                                   uint64_t *local_p);
+static inline uint64_t gasnete_coll_layout_local_run(const gasnete_coll_layout_t *l, uint32_t rank,
+                                                     uint64_t *local_p) {
+  if (l->one_row && rank < l->size) {
+    /* Block number rank, global positions [start, start + blksz), is all
+     * rank holds (no overflow: one_row says blksz * size fits). */
+    uint64_t start = (uint64_t)rank * l->blksz, end = l->off + l->count;
+    uint64_t lo = start > l->off ? start : l->off, hi = start + l->blksz < end ? start + l->blksz : end;
+    if (lo >= hi) return 0;
+    *local_p = lo - start;
+    return hi - lo;
+  }
+  return gasnete_coll_layout_local_run_rows(l, rank, local_p);
+}
 
 /* Rows [*lo_p, *hi_p) in which some rank of [rank, rank + nranks) (taken
  * modulo size, starting `shift` ranks after rank 0) holds a block of the
