@@ -76,8 +76,9 @@ extern void gasneti_wait_threads_hint(unsigned threads_per_process);
  * the same on every node of the job (layers above choose algorithms by it,
  * and every node must choose alike), so a read it allows may still fail
  * later (e.g. refused at run time) and the caller must keep a fallback.
- * The smp conduit implements both with Linux cross-memory attach
- * (GASNET_SMP_XMEM); conduits without support return -1 and 0. */
+ * The shared-memory layer (smp, and mpi when the job is one supernode)
+ * implements both with Linux cross-memory attach (GASNET_SMP_XMEM);
+ * conduits without support return -1 and 0. */
 extern int gasneti_xmem_read(gasnet_node_t node, void *local_dst, const void *remote_src,
                              size_t nbytes);
 extern int gasneti_xmem_available(gasnet_node_t node);

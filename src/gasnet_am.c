@@ -158,6 +158,14 @@ int gasneti_AMReplyLongM(gasnet_token_t token, gasnet_handler_t handler, void *s
   return gasneti_am_reply(token, &am, call);
 }
 
+/* The limits a conduit sets in its gasnet_core.h (docs/porting.md,
+ * "Messages"): GASNet-1 asks at least 512 bytes of each; a Long limit may
+ * be equal to or below the Medium one, no layer here needs it larger. */
+_Static_assert(GASNETC_MAX_MEDIUM >= 512,
+               "gasnet_core.h: GASNETC_MAX_MEDIUM must be at least 512 bytes");
+_Static_assert(GASNETC_MAX_LONG_REQUEST >= 512 && GASNETC_MAX_LONG_REPLY >= 512,
+               "gasnet_core.h: GASNETC_MAX_LONG_REQUEST and _REPLY must be at least 512 bytes");
+
 size_t gasnet_AMMaxMedium(void) { return GASNETC_MAX_MEDIUM; }
 size_t gasnet_AMMaxLongRequest(void) { return GASNETC_MAX_LONG_REQUEST; }
 size_t gasnet_AMMaxLongReply(void) { return GASNETC_MAX_LONG_REPLY; }

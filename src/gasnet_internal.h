@@ -1,5 +1,5 @@
 /* gasnet_internal.h: what every conduit shares (gasneti_*), and the contract
- * a conduit fulfils (gasnetc_*). See conduits/template/README.md for the
+ * a conduit fulfils (gasnetc_*). See docs/porting.md for the
  * contract in prose. */
 #ifndef GASNET_INTERNAL_H
 #define GASNET_INTERNAL_H

@@ -1,8 +1,9 @@
 /* gasnet_xmem_none.c: the cross-memory read hooks (gasnet_hooks.h) for a
- * conduit that has no one-copy path between processes (mpi, template). A
- * conduit lists this file in its sources or implements the hooks itself
- * (smp: conduits/smp/smp_xmem.c). Callers see "never available" and move
- * data their other ways. */
+ * conduit that has no one-copy path between processes (template). A
+ * conduit lists this file in its sources, or implements the hooks itself,
+ * or builds in the shared-memory layer, which does (smp, mpi:
+ * conduits/shm/shm_xmem.c). Callers see "never available" and move data
+ * their other ways. */
 #include "gasnet_internal.h"
 
 #include <gasnet_hooks.h>

@@ -121,7 +121,10 @@ OUT=$(cd "$OUT" && pwd)
 # A makefile in OUT builds every program of tests/programs.list through
 # the conduit's two fragments (each read into its own variables), with the
 # test sources' include directories and warnings on; -MMD keeps the
-# header dependencies.
+# header dependencies (named after the program, -MT, which is the target
+# here: the object has no rule of its own). Every program depends on the
+# makefile too, which is replaced only when it changes: new flags or rules
+# rebuild the programs.
 write_makefile() {
   mk=$OUT/Makefile
   {
@@ -141,20 +144,21 @@ write_makefile() {
       !/^#/ && NF >= 3 {
         prog = $1; source = src "/" $2; mode = $3
         if (mode == "plain") {
-          print prog ": " source
+          print prog ": " source " Makefile"
           print "\t@mkdir -p $(@D)"
           print "\t$(seq_CC) $(TEST_CFLAGS) -o $@ " source
           next
         }
         if (mode != "seq" && mode != "par") { print "$(error " prog ": mode " mode " is not seq, par or plain)"; next }
         dir = source; sub(/\/[^\/]*$/, "", dir)
-        print prog ": " source " $(" mode "_DEPS)"
+        print prog ": " source " Makefile $(" mode "_DEPS)"
         print "\t@mkdir -p $(@D)"
-        print "\t$(" mode "_CC) $(" mode "_CPPFLAGS) $(TEST_CPPFLAGS) -I" dir " $(" mode "_CFLAGS) $(TEST_CFLAGS) -MMD -MP -MF $@.d -c -o $@.o " source
+        print "\t$(" mode "_CC) $(" mode "_CPPFLAGS) $(TEST_CPPFLAGS) -I" dir " $(" mode "_CFLAGS) $(TEST_CFLAGS) -MMD -MP -MT $@ -MF $@.d -c -o $@.o " source
         print "\t$(" mode "_LD) $(" mode "_LDFLAGS) -o $@ $@.o $(" mode "_LIBS)"
       }' "$SRCDIR/tests/programs.list"
     echo "-include \$(addsuffix .d,\$(PROGRAMS))"
-  } >"$mk"
+  } >"$mk.new"
+  if cmp -s "$mk.new" "$mk"; then rm -f "$mk.new"; else mv "$mk.new" "$mk"; fi
 }
 
 build_programs() {
@@ -252,7 +256,7 @@ echo "=== $C conduit, by feature"
 awk '
   function feature(name) {
     if (name ~ /^(am|amchain|amorder|handlers|misc|threads|scale)(_|$)/) return "core: active messages, handlers, threads"
-    if (name ~ /^segment/) return "core: segments"
+    if (name ~ /^(segment|pshm)/) return "core: segments and shared memory"
     if (name ~ /^exit_/) return "exit and signals"
     if (name ~ /^ext_barrier/) return "extended: barriers"
     if (name ~ /^ext_/) return "extended: put/get"

@@ -17,8 +17,8 @@
 #            A case that exits 77 (and does not expect 77) is skipped.
 #   TIMEOUT  seconds; the case runs under `timeout -k 5 TIMEOUT`, and
 #            running out of time is a failure.
-#   COMMAND  relative to the top build dir (else to the source dir) unless
-#            absolute. In COMMAND and ARGS, @N@ becomes the node count,
+#   COMMAND  relative to the top build dir (else to the source dir, else
+#            found on PATH) unless absolute. In COMMAND and ARGS, @N@ becomes the node count,
 #            @BUILDDIR@ / @SRCDIR@ the absolute top build / source dirs, and
 #            a word @LAUNCHER@ the launcher words for the count (the launcher
 #            is then not put in front: for wrapper scripts).
@@ -317,7 +317,8 @@ run_suite() {
   first=$1
   case $first in
     /*) ;;
-    *) if [ -e "$builddir/$first" ]; then first=$builddir/$first; elif [ -e "$srcdir/$first" ]; then first=$srcdir/$first; fi ;;
+    *) if [ -e "$builddir/$first" ]; then first=$builddir/$first; elif [ -e "$srcdir/$first" ]; then first=$srcdir/$first
+       elif command -v "$first" >/dev/null 2>&1; then first=$(command -v "$first"); fi ;;
   esac
   shift
   if [ ! -e "$first" ]; then

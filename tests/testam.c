@@ -32,7 +32,17 @@ enum am_form { FORM_FIXED, FORM_M, FORM_UNNUMBERED };
 /* Total segment this test asks for; the Long regions share it. */
 #define SEG_BUDGET (32 * MiB)
 
-static uintptr_t region; /* bytes per Long landing region */
+static uintptr_t region;   /* bytes per Long landing region */
+static uintptr_t max_long; /* the smaller Long limit */
+
+/* A Long of nbytes, cut to the Long limits and to its region at its
+ * offset (odd sizes land 3 bytes in). */
+static size_t fit_long(size_t nbytes) {
+  if (nbytes > max_long) nbytes = max_long;
+  if (nbytes > region) nbytes = region;
+  if ((nbytes & 1) && nbytes + 3 > region) nbytes--;
+  return nbytes;
+}
 
 /* ------------------------------------------------------------ expected values */
 
@@ -336,6 +346,7 @@ static uint64_t sent_to[GASNET_MAXNODES];
 /* One request and its checked reply. */
 static void round_trip(gasnet_node_t dest, int cat, int arity, size_t nbytes, int form) {
   gasnet_node_t me = TEST_MYNODE;
+  if (cat == CAT_LONG || cat == CAT_LONGASYNC) nbytes = fit_long(nbytes);
   gasnet_handlerarg_t a[16];
   uint32_t key = msg_key(me, dest, cat, arity, nbytes, 0);
   fill_args(a, key);
@@ -422,25 +433,25 @@ static void largest_longs(void) {
     }
 }
 
-/* Largest Long region (a page multiple) such that 2 * nodes regions fit in
- * the budget and the limits; at least one Medium plus the odd offset. */
+/* Largest Long region (a multiple of 64 bytes) such that 2 * nodes
+ * regions fit in the budget and the Long limits. The limits may be below
+ * the Medium limit (GASNet-1 asks only 512 bytes of each). */
 static uintptr_t choose_region(void) {
   uintptr_t r = SEG_BUDGET / (2 * (uintptr_t)TEST_NODES);
-  uintptr_t maxlong = gasnet_AMMaxLongRequest() < gasnet_AMMaxLongReply()
-                          ? gasnet_AMMaxLongRequest()
-                          : gasnet_AMMaxLongReply();
   uintptr_t maxseg = gasnet_getMaxGlobalSegmentSize() / (2 * (uintptr_t)TEST_NODES);
-  if (r > maxlong) r = maxlong;
+  if (r > max_long) r = max_long;
   if (r > maxseg) r = maxseg;
-  r -= r % GASNET_PAGESIZE;
-  TEST_CHECK(r >= gasnet_AMMaxMedium() + 8,
-             "Long region %lu too small (max Long %lu, max segment %lu)", (unsigned long)r,
-             (unsigned long)maxlong, (unsigned long)gasnet_getMaxGlobalSegmentSize());
+  r -= r % 64;
+  TEST_CHECK(r >= 512, "Long region %lu too small (max Long %lu, max segment %lu)",
+             (unsigned long)r, (unsigned long)max_long,
+             (unsigned long)gasnet_getMaxGlobalSegmentSize());
   return r;
 }
 
 int main(int argc, char **argv) {
   test_init_only(&argc, &argv);
+  max_long = gasnet_AMMaxLongRequest() < gasnet_AMMaxLongReply() ? gasnet_AMMaxLongRequest()
+                                                                  : gasnet_AMMaxLongReply();
   region = choose_region();
   GASNET_Safe(test_attach(handlers, (int)(sizeof handlers / sizeof handlers[0]),
                           2 * (uintptr_t)TEST_NODES * region));

@@ -12,10 +12,13 @@
 #define GASNET_CORE_VERSION 1.0
 #define GASNET_CORE_VERSION_STR "1.0"
 
-/* Every node has a private segment in its own address space: a peer's
- * segment is reached only through messages (no PSHM), and segments start
- * wherever each process's mmap put them (not aligned). */
-#define GASNET_PSHM 0
+/* The processes of a host share memory (PSHM): each one's segment lives
+ * in its supernode's shared region (GASNET_SUPERNODE_MAXSIZE caps a
+ * supernode; gasnet_getNodeInfo says who shares and at what offset). A
+ * node outside this node's supernode is reached through messages only.
+ * Members map the region at different addresses, so segments are not
+ * aligned. */
+#define GASNET_PSHM 1
 #define GASNET_ALIGNED_SEGMENTS 0
 #define GASNET_MAXNODES 65536
 

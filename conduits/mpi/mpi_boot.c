@@ -5,6 +5,7 @@
  * node's address and size with MPI_Iallgather, watching for exit notices
  * meanwhile. */
 #define _GNU_SOURCE
+#include "mpi_shm.h"
 #include "mpi_internal.h"
 #include "mpi_rma.h"
 
@@ -170,6 +171,7 @@ static void gasnetc_learn_hosts(void) {
   MPI_Comm_size(local, &local_size);
   gasnetc_mpi.local_procs = (unsigned)local_size;
   gasnetc_init_wait_policy(gasnetc_mpi.local_procs);
+  gasnetc_mpi_pretend_hosts(&local); /* tests: hosts within this one */
   int leader = (int)gasneti_mynode;
   gasnetc_init_allreduce(&leader, MPI_INT, MPI_MIN, local,
                          "find the host's first node (MPI_Iallreduce)");
@@ -389,6 +391,7 @@ int gasnetc_init(int *argc, char ***argv) {
   gasnetc_init_wait_policy(gasneti_nodes);
   gasnetc_learn_hosts();
   gasnetc_read_max_segsize();
+  gasnetc_mpi_shm_init();
   gasnetc_choose_sizes();
   gasnetc_choose_pools();
   gasnetc_rma_init();
@@ -399,7 +402,7 @@ int gasnetc_init(int *argc, char ***argv) {
   return GASNET_OK;
 }
 
-uintptr_t gasnetc_max_local_segsize(void) { return gasnetc_max_local; }
+uintptr_t gasnetc_max_local_segsize(void) { return gasnetc_mpi_shm_max_local(gasnetc_max_local); }
 uintptr_t gasnetc_max_global_segsize(void) { return gasnetc_max_global; }
 unsigned gasnetc_local_processes(void) { return gasnetc_mpi.local_procs; }
 
@@ -426,13 +429,13 @@ static void gasnetc_boot_wait(MPI_Request *req, const char *what) {
  * the exchange, so every node returns the error instead of some waiting. */
 int gasnetc_attach_segment(uintptr_t segsize) {
   static const char call[] = "gasnet_attach";
-  void *addr = NULL;
+  void *addr = NULL, *shared = gasnetc_mpi_shm_segment(); /* its slot in a supernode */
   int err = 0;
 #if defined(GASNET_SEGMENT_EVERYTHING)
   (void)segsize;
   segsize = UINTPTR_MAX;
 #else
-  if (segsize) {
+  if (segsize && !shared) {
     addr = mmap(NULL, segsize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                 -1, 0);
     if (addr == MAP_FAILED) {
@@ -441,7 +444,8 @@ int gasnetc_attach_segment(uintptr_t segsize) {
     }
   }
 #endif
-  unsigned long long mine[3] = {(unsigned long long)(uintptr_t)addr, segsize, (unsigned)err};
+  unsigned long long mine[3] = {(unsigned long long)(uintptr_t)(shared ? shared : addr), segsize,
+                                (unsigned)err};
   unsigned long long *all = malloc(3 * sizeof(unsigned long long) * gasneti_nodes);
   if (!all) return gasneti_error(GASNET_ERR_RESOURCE, call, "out of memory");
   MPI_Request req;
@@ -460,11 +464,11 @@ int gasnetc_attach_segment(uintptr_t segsize) {
   int failed_errno = failed >= 0 ? (int)all[3 * failed + 2] : 0;
   uintptr_t failed_size = failed >= 0 ? (uintptr_t)all[3 * failed + 1] : 0;
   free(all);
-#if defined(GASNET_SEGMENT_EVERYTHING)
-  for (gasnet_node_t i = 0; i < gasneti_nodes; i++) gasneti_seginfo[i].addr = NULL;
-#endif
   if (failed < 0) {
-    gasnetc_rma_attach();
+    gasnetc_mpi_ops_attach();
+#if defined(GASNET_SEGMENT_EVERYTHING)
+    for (gasnet_node_t i = 0; i < gasneti_nodes; i++) gasneti_seginfo[i].addr = NULL;
+#endif
     return GASNET_OK;
   }
   if (addr) munmap(addr, segsize);
@@ -473,9 +477,6 @@ int gasnetc_attach_segment(uintptr_t segsize) {
 }
 
 void gasnetc_nodeinfo(gasnet_nodeinfo_t *table) {
-  for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
-    table[i].host = gasnetc_mpi.host[i];
-    table[i].supernode = i; /* no shared-memory segments: each node is its own */
-    table[i].offset = 0;
-  }
+  for (gasnet_node_t i = 0; i < gasneti_nodes; i++) table[i].host = gasnetc_mpi.host[i];
+  gasnetc_mpi_shm_nodeinfo(table);
 }

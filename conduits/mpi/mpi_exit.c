@@ -27,6 +27,7 @@
  * SIGQUIT handlers run before mpirun ends the job. */
 #define _GNU_SOURCE
 #include "mpi_internal.h"
+#include "mpi_shm.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -162,6 +163,7 @@ static int gasnetc_lock_within(double seconds) {
 
 /* ------------------------------------------------------------ the protocol */
 static void gasnetc_send_exit_notices(int claim, MPI_Request *reqs, gasnetc_ctrl_t *msg) {
+  gasnetc_mpi_shm_alert(); /* members that poll MPI now and then look at every poll */
   memset(msg, 0, sizeof(*msg));
   msg->kind = GASNETC_CTRL_EXIT;
   msg->src = gasneti_mynode;

@@ -252,6 +252,11 @@ extern void gasnetc_exit_notice(gasnet_node_t src, int code);
 /* If another node has ended the job, end this node too (lock not held). */
 extern void gasnetc_exit_check(void);
 extern void gasnetc_exit_register(void);
+
+/* gasnetc_attach_segment, once every segment is known: the shared-memory
+ * layer's and RMA's part of the job, and extended-ref's overrides
+ * (mpi_ops.c). Collective. */
+extern void gasnetc_mpi_ops_attach(void);
 /* Abort the whole job through MPI with this code; never returns. */
 extern void gasnetc_abort(int code) GASNETI_NORETURN;
 

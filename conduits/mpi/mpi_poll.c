@@ -18,6 +18,7 @@
 #include "mpi_internal.h"
 
 #include "gasnet_copy.h"
+#include "mpi_shm.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -316,9 +317,17 @@ static int gasnetc_poll(int replies_only) {
   return (int)nready;
 }
 
-int gasnetc_am_poll(void) { return gasnetc_poll(0); }
+/* The supernode's rings first (nothing when there is none), then MPI
+ * (mpi_shm.h: not at every poll when the supernode is the whole job). */
+int gasnetc_am_poll(void) {
+  int n = gasnetc_mpi_shm_poll();
+  return gasnetc_mpi_shm_mpi_due() ? n + gasnetc_poll(0) : n;
+}
 
-int gasnetc_am_poll_replies(void) { return gasnetc_poll(1); }
+int gasnetc_am_poll_replies(void) {
+  int n = gasnetc_mpi_shm_poll_replies();
+  return gasnetc_mpi_shm_mpi_due() ? n + gasnetc_poll(1) : n;
+}
 
 /* Used by the exit protocol (lock held): handle control messages only. */
 int gasnetc_poll_ctrl(void) {

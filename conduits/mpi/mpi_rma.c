@@ -124,10 +124,12 @@ static void gasnetc_rma_flush_local(gasnet_node_t node) {
 
 /* Whether a transfer of nbytes goes by RMA (extended-ref has checked the
  * range and that the node is another one). */
-static int gasnetc_rma_takes(size_t nbytes) { return nbytes >= gasnetc_rma.threshold; }
+static int gasnetc_rma_takes(size_t nbytes) {
+  return gasnetc_rma.enabled && nbytes >= gasnetc_rma.threshold;
+}
 
 /* ------------------------------------------------------------ synchronous overrides */
-static int gasnetc_rma_put(gasnet_node_t node, void *dest, const void *src, size_t nbytes) {
+int gasnetc_rma_put(gasnet_node_t node, void *dest, const void *src, size_t nbytes) {
   if (!gasnetc_rma_takes(nbytes)) return 0;
   gasnetc_lock();
   gasnetc_rma_put_start(node, dest, src, nbytes);
@@ -136,7 +138,7 @@ static int gasnetc_rma_put(gasnet_node_t node, void *dest, const void *src, size
   return 1;
 }
 
-static int gasnetc_rma_get(void *dest, gasnet_node_t node, const void *src, size_t nbytes) {
+int gasnetc_rma_get(void *dest, gasnet_node_t node, const void *src, size_t nbytes) {
   if (!gasnetc_rma_takes(nbytes)) return 0;
   gasnetc_lock();
   gasnetc_rma_get_start(dest, node, src, nbytes);
@@ -207,8 +209,8 @@ static int gasnetc_rma_progress(void *arg) {
   return work;
 }
 
-static int gasnetc_rma_put_nb(gasnet_node_t node, void *dest, const void *src, size_t nbytes,
-                              int bulk, gasnete_done_t *done) {
+int gasnetc_rma_put_nb(gasnet_node_t node, void *dest, const void *src, size_t nbytes,
+                       int bulk, gasnete_done_t *done) {
   if (!gasnetc_rma_takes(nbytes)) return 0;
   gasnetc_lock();
   gasnetc_rma_put_start(node, dest, src, nbytes);
@@ -218,8 +220,8 @@ static int gasnetc_rma_put_nb(gasnet_node_t node, void *dest, const void *src, s
   return 1;
 }
 
-static int gasnetc_rma_get_nb(void *dest, gasnet_node_t node, const void *src, size_t nbytes,
-                              gasnete_done_t *done) {
+int gasnetc_rma_get_nb(void *dest, gasnet_node_t node, const void *src, size_t nbytes,
+                       gasnete_done_t *done) {
   if (!gasnetc_rma_takes(nbytes)) return 0;
   if (nbytes > GASNETC_RMA_CHUNK) { /* several requests: rare enough to wait for */
     gasnetc_rma_get(dest, node, src, nbytes);
@@ -251,13 +253,6 @@ int gasnetc_rma_long_payload(gasnet_node_t dest, const gasneti_am_t *msg) {
 }
 
 /* ------------------------------------------------------------ the window */
-static gasnete_conduit_ops_t gasnetc_rma_ops = {
-    .name = "mpi",
-    .put = gasnetc_rma_put,
-    .get = gasnetc_rma_get,
-    .put_nb = gasnetc_rma_put_nb,
-    .get_nb = gasnetc_rma_get_nb,
-};
 
 /* Whether this MPI completes passive-target RMA on a window over ordinary
  * memory without the target calling MPI (measured: docs/mpi-conduit.md).
@@ -343,7 +338,6 @@ static void gasnetc_rma_open(void) {
   if (!gasnetc_rma.flushed) gasneti_fatalerror("gasnet_attach: out of memory");
   gasnetc_rma.hook = gasneti_progress_register("mpi RMA", gasnetc_rma_progress, NULL);
   gasnetc_rma.enabled = 1;
-  gasnete_register_conduit_ops(&gasnetc_rma_ops);
 }
 
 void gasnetc_rma_attach(void) {

@@ -12,13 +12,26 @@
 
 #include "mpi_internal.h"
 
+#include "gasnet_extended_conduit.h"
+
 /* gasnetc_init: read and check the settings (before any exchange, so a bad
  * value ends the job at once on every node). */
 extern void gasnetc_rma_init(void);
 
 /* gasnetc_attach_segment, on every node, once the segment table is
- * complete: create the window (collective) and register the overrides. */
+ * complete: create the window (collective) where it is to be used. */
 extern void gasnetc_rma_attach(void);
+
+/* extended-ref's put/get slots (gasnet_extended_conduit.h), through the
+ * conduit's table (mpi_ops.c): each takes a transfer to another node's
+ * segment when the window is in use and the size reaches the threshold,
+ * else returns 0. */
+extern int gasnetc_rma_put(gasnet_node_t node, void *dest, const void *src, size_t nbytes);
+extern int gasnetc_rma_get(void *dest, gasnet_node_t node, const void *src, size_t nbytes);
+extern int gasnetc_rma_put_nb(gasnet_node_t node, void *dest, const void *src, size_t nbytes,
+                              int bulk, gasnete_done_t *done);
+extern int gasnetc_rma_get_nb(void *dest, gasnet_node_t node, const void *src, size_t nbytes,
+                              gasnete_done_t *done);
 
 /* Lock not held. When msg (a Long to another node) is large enough and its
  * destination lies in dest's segment, writes the payload there by RMA and

@@ -21,6 +21,7 @@
 #include "mpi_rma.h"
 
 #include "gasnet_copy.h"
+#include "mpi_shm.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -226,10 +227,18 @@ static void gasnetc_send(gasnet_node_t dest, int ch, const gasneti_am_t *msg, in
   if (payload != MPI_REQUEST_NULL) gasnetc_wait_payload(&payload, poll);
 }
 
+/* A member of this node's supernode is reached through the shared-memory
+ * layer's rings (mpi_shm.c), any other node through MPI. */
 void gasnetc_am_request(gasnet_node_t dest, gasneti_am_t *msg) {
-  gasnetc_send(dest, GASNETC_CH_REQ, msg, gasnetc_am_poll);
+  if (gasnetc_shm_is_member(dest))
+    gasnetc_shm_request(dest, msg, gasnetc_am_poll);
+  else
+    gasnetc_send(dest, GASNETC_CH_REQ, msg, gasnetc_am_poll);
 }
 
 void gasnetc_am_reply(struct gasneti_token_s *token, gasneti_am_t *msg) {
-  gasnetc_send(token->src, GASNETC_CH_REP, msg, gasnetc_am_poll_replies);
+  if (gasnetc_shm_is_member(token->src))
+    gasnetc_shm_reply(token->src, msg, gasnetc_am_poll_replies);
+  else
+    gasnetc_send(token->src, GASNETC_CH_REP, msg, gasnetc_am_poll_replies);
 }

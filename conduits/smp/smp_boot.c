@@ -1,7 +1,8 @@
-/* smp_boot.c: start-up of the smp conduit. gasnetc_init maps the shared
- * region and forks the nodes; the original process stays behind as the
- * job's supervisor (smp_supervisor.c). gasnetc_attach_segment publishes each
- * node's segment size and builds the segment table. */
+/* smp_boot.c: start-up of the smp conduit. gasnetc_init creates the
+ * shared-memory layer's region for every node and forks the nodes; the
+ * original process stays behind as the job's supervisor
+ * (smp_supervisor.c). gasnetc_attach_segment publishes each node's segment
+ * size and builds the segment table. */
 #define _GNU_SOURCE
 #include "smp_internal.h"
 
@@ -9,19 +10,12 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 #ifdef HAVE_SYS_PRCTL_H
 #include <sys/prctl.h>
 #endif
 
-gasnetc_smp_control_t *gasnetc_smp_control;
-gasnetc_smp_queues_t *gasnetc_smp_queues;
-uint8_t *gasnetc_smp_segments;
-
 static uintptr_t gasnetc_smp_max_segsize;
-
-static size_t gasnetc_round_up(size_t n, size_t align) { return (n + align - 1) / align * align; }
 
 static unsigned gasnetc_smp_read_nodes(void) {
   const char *text = gasneti_getenv_verbose("GASNET_PSHM_NODES", "1");
@@ -48,41 +42,6 @@ static uintptr_t gasnetc_smp_read_max_segsize(unsigned nodes) {
   return (uintptr_t)max;
 }
 
-static size_t gasnetc_smp_control_size(unsigned nodes) {
-  size_t size = sizeof(gasnetc_smp_control_t) + nodes * sizeof(gasnetc_smp_node_line_t);
-  return gasnetc_round_up(size, GASNET_PAGESIZE);
-}
-
-static void gasnetc_smp_map_region(unsigned nodes) {
-  size_t control = gasnetc_smp_control_size(nodes);
-  size_t queues = gasnetc_round_up(nodes * sizeof(gasnetc_smp_queues_t), GASNET_PAGESIZE);
-  size_t total = control + queues + (size_t)nodes * gasnetc_smp_max_segsize;
-  char name[64];
-  snprintf(name, sizeof(name), "gasnet-%ld-smp", (long)getpid());
-  int fd = memfd_create(name, MFD_CLOEXEC);
-  if (fd < 0) gasneti_fatalerror("gasnet_init: failed to create shared memory: %s", strerror(errno));
-  if (ftruncate(fd, (off_t)total))
-    gasneti_fatalerror("gasnet_init: failed to size shared memory to %zu bytes: %s", total,
-                       strerror(errno));
-  void *base = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
-  if (base == MAP_FAILED)
-    gasneti_fatalerror("gasnet_init: failed to map %zu bytes of shared memory: %s", total,
-                       strerror(errno));
-  close(fd); /* the mapping keeps the memory; it vanishes with the last process */
-  gasnetc_smp_control = base;
-  gasnetc_smp_queues = (gasnetc_smp_queues_t *)((uint8_t *)base + control);
-  gasnetc_smp_segments = (uint8_t *)base + control + queues;
-}
-
-static void gasnetc_smp_init_region(unsigned nodes) {
-  gasnetc_smp_control->nodes = nodes;
-  gasnetc_smp_control->max_segsize = gasnetc_smp_max_segsize;
-  for (unsigned i = 0; i < nodes; i++) {
-    gasnetc_smp_ring_init(&gasnetc_smp_queues[i].requests);
-    gasnetc_smp_ring_init(&gasnetc_smp_queues[i].replies);
-  }
-}
-
 /* A node must not outlive the supervisor: if it dies, so do we. */
 static void gasnetc_smp_child_setup(pid_t supervisor, unsigned node, const sigset_t *saved) {
 #ifdef HAVE_SYS_PRCTL_H
@@ -91,7 +50,6 @@ static void gasnetc_smp_child_setup(pid_t supervisor, unsigned node, const sigse
   if (getppid() != supervisor) _exit(1);
   sigprocmask(SIG_SETMASK, saved, NULL);
   gasneti_mynode = node;
-  gasnetc_smp_control->node[node].pid = (int32_t)getpid();
 }
 
 static void gasnetc_smp_fork_nodes(unsigned nodes) {
@@ -122,17 +80,26 @@ static void gasnetc_smp_fork_nodes(unsigned nodes) {
   gasnetc_smp_supervise(pids, nodes, &saved);
 }
 
+/* Node i is member i of the one supernode. */
+static void gasnetc_smp_join_supernode(void) {
+  gasnet_node_t *members = calloc(gasneti_nodes, sizeof(gasnet_node_t));
+  if (!members) gasneti_fatalerror("gasnet_init: out of memory");
+  for (gasnet_node_t i = 0; i < gasneti_nodes; i++) members[i] = i;
+  gasnetc_shm_set_members(gasneti_mynode, members);
+  free(members);
+}
+
 int gasnetc_init(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
   unsigned nodes = gasnetc_smp_read_nodes();
   gasnetc_smp_max_segsize = gasnetc_smp_read_max_segsize(nodes);
-  gasnetc_smp_map_region(nodes);
-  gasnetc_smp_init_region(nodes);
+  gasnetc_shm_create(nodes, gasnetc_smp_max_segsize, "smp");
+  gasnetc_shm_close_fd(); /* the mapping keeps the memory; it vanishes with the last process */
   gasneti_nodes = nodes;
   gasneti_mynode = 0;
   if (nodes > 1) gasnetc_smp_fork_nodes(nodes);
-  else gasnetc_smp_control->node[0].pid = (int32_t)getpid();
+  gasnetc_smp_join_supernode();
   gasnetc_smp_exit_init();
   gasnetc_smp_extended_init();
   return GASNET_OK;
@@ -142,32 +109,16 @@ uintptr_t gasnetc_max_local_segsize(void) { return gasnetc_smp_max_segsize; }
 uintptr_t gasnetc_max_global_segsize(void) { return gasnetc_smp_max_segsize; }
 unsigned gasnetc_local_processes(void) { return gasneti_nodes; }
 
-/* The counter barrier of seed 004: each node bumps its own counter and waits
- * until every other counter has reached it. A counter already one ahead
- * means its owner saw this barrier complete, which settles it for us too. */
-void gasnetc_smp_boot_barrier(void) {
-  gasnetc_smp_node_line_t *lines = gasnetc_smp_control->node;
-  uint64_t mine = __atomic_add_fetch(&lines[gasneti_mynode].barrier_count, 1, __ATOMIC_ACQ_REL);
-  for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
-    unsigned spins = 0;
-    for (;;) {
-      uint64_t theirs = __atomic_load_n(&lines[i].barrier_count, __ATOMIC_ACQUIRE);
-      if ((int64_t)(theirs - mine) > 0) return;
-      if (theirs == mine) break;
-      gasnetc_smp_check_exit();
-      gasneti_wait_backoff(&spins);
-    }
-  }
-}
-
+/* Node i's segment is member i's slot, at the same address everywhere. */
 int gasnetc_attach_segment(uintptr_t segsize) {
-  gasnetc_smp_control->node[gasneti_mynode].segsize = segsize;
-  gasnetc_smp_boot_barrier();
+  gasnetc_shm_publish_segsize(segsize);
+  gasnetc_shm_barrier(gasnetc_smp_check_exit); /* every size is published */
   for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
-    gasneti_seginfo[i].addr = gasnetc_smp_segments + (size_t)i * gasnetc_smp_max_segsize;
-    gasneti_seginfo[i].size = (uintptr_t)gasnetc_smp_control->node[i].segsize;
+    gasneti_seginfo[i].addr = gasnetc_shm_slot(i);
+    gasneti_seginfo[i].size = gasnetc_shm_member_segsize(i);
   }
-  gasnetc_smp_xmem_attach();
+  gasnetc_shm_set_segments(gasneti_seginfo);
+  gasnetc_shm_xmem_attach(gasnetc_smp_check_exit);
   return GASNET_OK;
 }
 

@@ -1,7 +1,8 @@
 /* smp_exit.c: ending the job.
  *
- * The job's exit code lives in shared memory. The first node to end decides
- * it (gasnet_exit, a return from main or exit(), a fatal signal), or the
+ * The job's exit code lives in shared memory (the conduit area of the
+ * shared-memory layer's region). The first node to end decides it
+ * (gasnet_exit, a return from main or exit(), a fatal signal), or the
  * supervisor when a node is killed; a later non-zero code replaces a zero
  * one. Every node checks the exit flag when it polls. A node that finds the
  * job ending:
@@ -40,7 +41,7 @@ static GASNETI_THREAD_LOCAL int gasnetc_smp_in_exit; /* this thread ends it */
 static int64_t gasnetc_smp_noticed_ns;               /* atomic: when the job's end was seen */
 
 int gasnetc_smp_claim_exit(int code) {
-  gasnetc_smp_control_t *ctl = gasnetc_smp_control;
+  gasnetc_smp_shared_t *ctl = gasnetc_smp_shared();
   int32_t expected = 0;
   /* exit_code is written before the flag is raised, under a CAS on a
    * second flag value, so readers that see the flag see the code. */
@@ -62,7 +63,7 @@ int gasnetc_smp_claim_exit(int code) {
 }
 
 int gasnetc_smp_job_code(int fallback) {
-  if (__atomic_load_n(&gasnetc_smp_control->exit_flag, __ATOMIC_ACQUIRE) == 0) return fallback;
+  if (__atomic_load_n(&gasnetc_smp_shared()->exit_flag, __ATOMIC_ACQUIRE) == 0) return fallback;
   return gasnetc_smp_claim_exit(0);
 }
 
@@ -122,7 +123,7 @@ static void gasnetc_smp_job_ending(void) {
 }
 
 void gasnetc_smp_check_exit(void) {
-  if (__builtin_expect(__atomic_load_n(&gasnetc_smp_control->exit_flag, __ATOMIC_ACQUIRE) == 0, 1))
+  if (__builtin_expect(__atomic_load_n(&gasnetc_smp_shared()->exit_flag, __ATOMIC_ACQUIRE) == 0, 1))
     return;
   gasnetc_smp_job_ending();
 }

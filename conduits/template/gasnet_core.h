@@ -1,6 +1,6 @@
-/* gasnet_core.h for the template conduit: copy this directory to
- * conduits/<name>/, rename "template" everywhere, and fill in each PORTER
- * spot. Installed as include/<name>-conduit/gasnet_core.h. */
+/* gasnet_core.h for the template conduit: its public definitions
+ * (PORTER: fill in each spot so marked). Installed as
+ * include/template-conduit/gasnet_core.h. */
 #ifndef GASNET_CORE_H
 #define GASNET_CORE_H
 
@@ -19,9 +19,10 @@
 #define GASNET_ALIGNED_SEGMENTS 0
 #define GASNET_MAXNODES 65535
 
-/* PORTER: the largest payloads your network carries in one message. A
- * Medium must fit one receive buffer; a Long may be split by the conduit
- * but is delivered whole into the destination segment. */
+/* PORTER: the largest payloads. A Medium must fit one receive buffer; a
+ * Long may be split by the conduit but is delivered whole into the
+ * destination segment. Each Long limit must be at least the Medium limit
+ * (gasnet_init refuses less; docs/porting.md, "Messages"). */
 #define GASNETC_MAX_MEDIUM 4096
 #define GASNETC_MAX_LONG_REQUEST ((size_t)65536)
 #define GASNETC_MAX_LONG_REPLY ((size_t)65536)

@@ -1,8 +1,6 @@
-# conduits/template: the porting skeleton, built when configure is given
-# --enable-template. A new conduit copies this directory and renames
-# "template" in file names and inside the files (this one included); its
-# libraries, headers, launcher and client files are then declared by the
-# generated conduits/<name>/conduit.mk (see docs/porting.md).
+# conduits/template/local.mk: PORTER: say in a line what the conduit is.
+# Its libraries, headers, launcher and client files are declared by the
+# generated conduits/template/conduit.mk (docs/porting.md).
 template_CONDUIT_SOURCES = \
 	conduits/template/template_conduit.c \
 	src/gasnet_xmem_none.c

@@ -88,8 +88,11 @@ static inline void ext_parse_common(int *argc, char ***argv) {
   if (ext_am_path) gasnett_setenv("GASNET_SMP_PUTGET", "am");
   if (ext_barrier_name) {
     /* A conduit's own barrier exists only on that conduit: skip elsewhere
-     * (exit 77), so the same case files serve every conduit. */
-    if (!strcasecmp(ext_barrier_name, "SMP") && strcmp(GASNET_CONDUIT_NAME_STR, "smp")) {
+     * (exit 77), so the same case files serve every conduit. SMP, the
+     * shared-memory barrier, exists where the job's processes share
+     * memory: on smp, and where every node is in one supernode (see
+     * ext_init). */
+    if (!strcasecmp(ext_barrier_name, "SMP") && !GASNET_PSHM) {
       fprintf(stderr, "%s: no %s barrier on the %s conduit: skipped\n", ext_progname,
               ext_barrier_name, GASNET_CONDUIT_NAME_STR);
       exit(77);
@@ -98,12 +101,31 @@ static inline void ext_parse_common(int *argc, char ***argv) {
   }
 }
 
+/* Whether every node shares memory with every other (gasnet_getNodeInfo:
+ * one supernode); the same answer on every node. */
+static inline int ext_one_supernode(void) {
+  gasnet_node_t n = gasnet_nodes();
+  gasnet_nodeinfo_t *ni = calloc(n, sizeof(*ni));
+  EXT_CHECK(ni != NULL, "out of memory");
+  EXT_SAFE(gasnet_getNodeInfo(ni, (int)n));
+  int one = 1;
+  for (gasnet_node_t i = 0; i < n; i++) one &= ni[i].supernode == ni[0].supernode;
+  free(ni);
+  return one;
+}
+
 /* gasnet_init + gasnet_attach with the given handlers and segment size
  * (the common options are taken out of argv first, if not done yet). */
 static inline void ext_init(int *argc, char ***argv, gasnet_handlerentry_t *table, int numentries,
                      uintptr_t segsize) {
   ext_parse_common(argc, argv);
   EXT_SAFE(gasnet_init(argc, argv));
+  if (ext_barrier_name && !strcasecmp(ext_barrier_name, "SMP") && !ext_one_supernode()) {
+    if (gasnet_mynode() == 0)
+      fprintf(stderr, "%s: the SMP barrier needs every node in one supernode: skipped\n",
+              ext_progname);
+    gasnet_exit(77);
+  }
   uintptr_t max = gasnet_getMaxLocalSegmentSize();
   if (segsize > max) {
     if (gasnet_mynode() == 0)

@@ -19,8 +19,9 @@
  * ITERS round trips with 8-byte flags, then ITERS with 4-byte ones; the
  * put form changes with every message (gasnet_put, gasnet_put_val,
  * gasnet_put_nbi, gasnet_put_nb, gasnet_put_bulk, in turn: s mod 5), for
- * pings and echoes alike. The AM path (-am) is an smp setting: elsewhere
- * every put is an AM already, and -am skips (exit 77). */
+ * pings and echoes alike. The AM path (-am, GASNET_SMP_PUTGET=am) is a
+ * setting of conduits whose processes share memory (GASNET_PSHM: smp, mpi):
+ * elsewhere every put is an AM already, and -am skips (exit 77). */
 #include "ext_test.h"
 
 enum { F_PUT, F_PUT_VAL, F_PUT_NBI, F_PUT_NB, F_PUT_BULK, F_COUNT };
@@ -174,7 +175,7 @@ int main(int argc, char **argv) {
   }
   me = gasnet_mynode();
   nodes = gasnet_nodes();
-  if (ext_am_path && strcmp(GASNET_CONDUIT_NAME_STR, "smp")) {
+  if (ext_am_path && !GASNET_PSHM) {
     if (me == 0)
       printf("%s: -am is the only path on the %s conduit: skipped\n", ext_progname,
              GASNET_CONDUIT_NAME_STR);

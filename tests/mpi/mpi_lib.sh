@@ -70,6 +70,16 @@ mpi_transports() {
   echo "${list# }"
 }
 
+# The settings a job gets under transport $1 (before its own, which win):
+# over tcp every AM goes through MPI (GASNET_SUPERNODE_MAXSIZE=1), so
+# that "tcp" still means every message crosses the network stack now that
+# the processes of a host share memory by default.
+transport_env() {
+  case $1 in
+    tcp) echo GASNET_SUPERNODE_MAXSIZE=1 ;;
+  esac
+}
+
 # The code expected of a job one of whose processes died of a signal,
 # given as $1 = 128 + the signal (Open MPI's mpirun). MPICH's Hydra returns
 # whichever process's end it saw first: the signal's number (the dead

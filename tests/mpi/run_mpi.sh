@@ -14,7 +14,8 @@
 #   PROGRAM    relative to BUILDDIR; @N@ in ARGS becomes the node count
 #
 # Transports: GASNET_MPI_TRANSPORTS (default "vader tcp" under Open MPI,
-# the MPI's own default under MPICH).
+# the MPI's own default under MPICH). Over tcp a job runs without shared
+# memory (GASNET_SUPERNODE_MAXSIZE=1, mpi_lib.sh) unless it sets its own.
 # A job expected to exit 0 must also leave stderr free of mpirun's error
 # banners. After each job: no process of PROGRAM and no gasnet file left.
 set -eu
@@ -79,7 +80,7 @@ run_one() { # $1 = transport, $2 = node count
   rc=0
   # shellcheck disable=SC2086 # ENVS is a list of words on purpose
   GASNET_MPIRUN_ARGS="$(transport_args "$tr") ${GASNET_MPIRUN_ARGS:-}" \
-    timeout -k 5 "$LIMIT" env $ENVS "$@" >"$out" 2>"$err" </dev/null || rc=$?
+    timeout -k 5 "$LIMIT" env $(transport_env "$tr") $ENVS "$@" >"$out" 2>"$err" </dev/null || rc=$?
   took=$(($(now_ms) - start))
   ok=0
   detail="rc=$rc, $((took / 1000)).$(printf '%03d' $((took % 1000)))s"

@@ -21,6 +21,10 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/mpi_lib.sh"
 mpi_setup
 PROG=conformance/mpi/tests/ext/testnopoll
+# Every node its own supernode: a put to a member of node 0's supernode
+# would be a copy, done without node 0 whatever the setting.
+GASNET_SUPERNODE_MAXSIZE=1
+export GASNET_SUPERNODE_MAXSIZE
 # One node has no peer to wait for it: only counts of 2 and more
 # (GASNET_TEST_NODES may bring a 1).
 COUNTS=""

@@ -4,25 +4,31 @@
 #
 # The collectives against Open MPI's own, measured in one run: each of RUNS
 # rounds runs, one after the other, tests/perf/collperf on the smp conduit,
-# collperf on the mpi conduit over TCP, and tests/perf/mpicollperf (the same
-# loops through MPI_Bcast, MPI_Scatter, ...) over Open MPI's shared-memory
-# and TCP transports, so every program sees the same share of a noisy
-# machine. Per (op, bytes) a cell is the median over the rounds of each
-# run's median; the tables give ours, Open MPI's and ours / Open MPI, and
-# the copy floor: one memcpy of the same size by every process at once
-# (mpicollperf's memcpy, in the shared-memory job; 0 without table shm).
+# on the mpi conduit with its shared memory and on the mpi conduit over TCP
+# without it, and tests/perf/mpicollperf (the same loops through
+# MPI_Bcast, MPI_Scatter, ...) over Open MPI's shared-memory and TCP
+# transports, so every program sees the same share of a noisy machine.
+# Per (op, bytes) a cell is the median over the rounds of each run's
+# median; the tables give ours, Open MPI's and ours / Open MPI, and the
+# copy floor: one memcpy of the same size by every process at once
+# (mpicollperf's memcpy, in the shared-memory job; 0 without table shm or
+# pshm). Tables shm and pshm divide by the same Open MPI job, so their
+# ours/MPI columns compare the two conduits too.
 #
 #   BUILDDIR  the top build dir (default .); it needs tests/perf/mpicollperf
-#             (`make`) and collperf built for the smp conduit and, for table
-#             mpi, the mpi conduit (conformance/<conduit>/tests/perf/collperf:
+#             (`make`) and collperf built for the smp conduit and, for tables
+#             pshm and mpi, the mpi conduit (conformance/<conduit>/tests/perf/collperf:
 #             this script builds them with tests/conformance.sh -B)
 #   NODES     processes (default 2); mpirun gets --oversubscribe when they
 #             outnumber the cores
 #   RUNS      rounds (default 3)
-#   TABLES    comma list (default shm,tcp,mpi):
+#   TABLES    comma list (default shm,pshm,tcp,mpi):
 #               shm  smp conduit  vs Open MPI, --mca btl self,vader
+#               pshm mpi conduit with its shared memory (one supernode,
+#                    the default on one host) vs Open MPI, self,vader
 #               tcp  smp conduit  vs Open MPI, --mca btl self,tcp (loopback)
-#               mpi  mpi conduit over TCP vs Open MPI over TCP (the same
+#               mpi  mpi conduit over TCP (GASNET_SUPERNODE_MAXSIZE=1: every
+#                    AM through MPI) vs Open MPI over TCP (the same
 #                    transport options, through GASNET_MPIRUN_ARGS)
 #   SYNC      my (default) or all: ours with IN_MYSYNC|OUT_MYSYNC or
 #             IN_ALLSYNC|OUT_ALLSYNC; mpicollperf's twin of each (the top
@@ -41,7 +47,7 @@ set -u
 builddir=.
 nodes=2
 runs=3
-tables=shm,tcp,mpi
+tables=shm,pshm,tcp,mpi
 sync=my
 ops=broadcast,scatter,gather,gather_all,exchange,reduce,scan
 sizes=8,4K,64K,1M
@@ -83,7 +89,7 @@ build_ours() { # CONDUIT
 }
 build_ours smp
 need "$ours" "tests/conformance.sh -B smp"
-case ,$tables, in *,mpi,*) build_ours mpi; need "$ours_mpi" "tests/conformance.sh -B mpi" ;; esac
+case ,$tables, in *,mpi,* | *,pshm,*) build_ours mpi; need "$ours_mpi" "tests/conformance.sh -B mpi" ;; esac
 
 # mpirun as gasnetrun_mpi runs it, with what this machine needs.
 # shellcheck disable=SC2016 # a literal ${ in the pattern
@@ -126,10 +132,13 @@ while [ "$r" -le "$runs" ]; do
   # shellcheck disable=SC2086 # option lists are split into words on purpose
   {
     job ours_smp "$r" "$smp_run" -n "$nodes" "$ours" -O $bench "$@"
-    if has mpi; then
-      job ours_mpi "$r" env GASNET_MPIRUN_ARGS="$TCP_ARGS" "$mpi_run" -n "$nodes" "$ours_mpi" -O $bench "$@"
+    if has pshm; then
+      job ours_pshm "$r" env GASNET_MPIRUN_ARGS="$SHM_ARGS" "$mpi_run" -n "$nodes" "$ours_mpi" -O $bench "$@"
     fi
-    if has shm; then
+    if has mpi; then
+      job ours_mpi "$r" env GASNET_MPIRUN_ARGS="$TCP_ARGS" GASNET_SUPERNODE_MAXSIZE=1 "$mpi_run" -n "$nodes" "$ours_mpi" -O $bench "$@"
+    fi
+    if has shm || has pshm; then
       job mpi_shm "$r" "$MPIRUN" $mpirun_opts $SHM_ARGS -np "$nodes" "$twin" -c -s "$sync" -o "$ops,memcpy" -l "$sizes" "$@"
     fi
     if has tcp || has mpi; then
@@ -142,8 +151,9 @@ done
 # The tables: NAME, ours' job, MPI's job, title.
 {
   has shm && echo "shm,ours_smp,mpi_shm,smp conduit vs Open MPI over shared memory ($SHM_ARGS)"
+  has pshm && echo "pshm,ours_pshm,mpi_shm,mpi conduit with shared memory vs Open MPI over shared memory ($SHM_ARGS)"
   has tcp && echo "tcp,ours_smp,mpi_tcp,smp conduit vs Open MPI over TCP ($TCP_ARGS)"
-  has mpi && echo "mpi,ours_mpi,mpi_tcp,mpi conduit over TCP vs Open MPI over TCP ($TCP_ARGS)"
+  has mpi && echo "mpi,ours_mpi,mpi_tcp,mpi conduit over TCP, no shared memory, vs Open MPI over TCP ($TCP_ARGS)"
 } >"$tmp/tables"
 
 # Rows NAME,op,alg,nodes,bytes,sync,med,min,images -> the tables (or the

@@ -14,7 +14,7 @@
 #
 # TSan sees the threads of one process only; the smp conduit's nodes are
 # processes that share memory, and what travels between them is ordered by
-# the conduit's own annotations (conduits/smp/smp_internal.h). No report
+# the shared-memory layer's own annotations (conduits/shm/shm_internal.h). No report
 # needs suppressing at present; should one be known not to be a race and
 # be impossible to avoid, tests/tsan/tsan.supp (TSan's suppressions format,
 # one entry per report, each with a comment saying why it is no race) is

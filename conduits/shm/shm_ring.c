@@ -1,29 +1,29 @@
-/* smp_ring.c: the lock-free message ring in shared memory.
+/* shm_ring.c: the lock-free message ring in shared memory.
  *
  * Slot i's sequence number starts at i. A producer may fill the slot at
  * position p when seq == p, and publishes it by storing p + 1; a consumer
  * may take it when seq == p + 1 and frees it by storing p + DEPTH, which is
  * what the producer one lap later waits for. Positions only grow (64 bits
  * never wrap in practice), and differences are compared signed. */
-#include "smp_internal.h"
+#include "shm_internal.h"
 
-#define RING_MASK ((uint64_t)GASNETC_SMP_RING_DEPTH - 1)
+#define RING_MASK ((uint64_t)GASNETC_SHM_RING_DEPTH - 1)
 
 #if defined(__SANITIZE_THREAD__)
-uint64_t gasnetc_smp_tsan_word; /* smp_internal.h */
+uint64_t gasnetc_shm_tsan_word; /* shm_internal.h */
 #endif
 
-void gasnetc_smp_ring_init(gasnetc_smp_ring_t *ring) {
+void gasnetc_shm_ring_init(gasnetc_shm_ring_t *ring) {
   ring->enqueue_pos = 0;
   ring->dequeue_pos = 0;
-  for (uint64_t i = 0; i < GASNETC_SMP_RING_DEPTH; i++) ring->slots[i].hdr.seq = i;
+  for (uint64_t i = 0; i < GASNETC_SHM_RING_DEPTH; i++) ring->slots[i].hdr.seq = i;
 }
 
 /* Claim the next free slot, or return NULL when the ring is full. */
-gasnetc_smp_slot_t *gasnetc_smp_ring_reserve(gasnetc_smp_ring_t *ring, uint64_t *pos_p) {
+gasnetc_shm_slot_t *gasnetc_shm_ring_reserve(gasnetc_shm_ring_t *ring, uint64_t *pos_p) {
   uint64_t pos = __atomic_load_n(&ring->enqueue_pos, __ATOMIC_RELAXED);
   for (;;) {
-    gasnetc_smp_slot_t *slot = &ring->slots[pos & RING_MASK];
+    gasnetc_shm_slot_t *slot = &ring->slots[pos & RING_MASK];
     uint64_t seq = __atomic_load_n(&slot->hdr.seq, __ATOMIC_ACQUIRE);
     int64_t diff = (int64_t)(seq - pos);
     if (diff == 0) {
@@ -40,25 +40,25 @@ gasnetc_smp_slot_t *gasnetc_smp_ring_reserve(gasnetc_smp_ring_t *ring, uint64_t 
   }
 }
 
-void gasnetc_smp_ring_publish(gasnetc_smp_slot_t *slot, uint64_t pos) {
-  gasnetc_smp_tsan_release(); /* ThreadSanitizer only: see smp_internal.h */
+void gasnetc_shm_ring_publish(gasnetc_shm_slot_t *slot, uint64_t pos) {
+  gasnetc_shm_tsan_release(); /* ThreadSanitizer only: see shm_internal.h */
   __atomic_store_n(&slot->hdr.seq, pos + 1, __ATOMIC_RELEASE);
 }
 
 /* Take the oldest published message, or return NULL when there is none.
- * The slot stays the caller's until gasnetc_smp_ring_release, so a Medium
+ * The slot stays the caller's until gasnetc_shm_ring_release, so a Medium
  * payload can be handed to its handler in place. */
-gasnetc_smp_slot_t *gasnetc_smp_ring_take(gasnetc_smp_ring_t *ring, uint64_t *pos_p) {
+gasnetc_shm_slot_t *gasnetc_shm_ring_take(gasnetc_shm_ring_t *ring, uint64_t *pos_p) {
   uint64_t pos = __atomic_load_n(&ring->dequeue_pos, __ATOMIC_RELAXED);
   for (;;) {
-    gasnetc_smp_slot_t *slot = &ring->slots[pos & RING_MASK];
+    gasnetc_shm_slot_t *slot = &ring->slots[pos & RING_MASK];
     uint64_t seq = __atomic_load_n(&slot->hdr.seq, __ATOMIC_ACQUIRE);
     int64_t diff = (int64_t)(seq - (pos + 1));
     if (diff == 0) {
       if (__atomic_compare_exchange_n(&ring->dequeue_pos, &pos, pos + 1, 1, __ATOMIC_RELAXED,
                                       __ATOMIC_RELAXED)) {
         *pos_p = pos;
-        gasnetc_smp_tsan_acquire(); /* ThreadSanitizer only: see smp_internal.h */
+        gasnetc_shm_tsan_acquire(); /* ThreadSanitizer only: see shm_internal.h */
         return slot;
       }
     } else if (diff < 0) {
@@ -69,6 +69,6 @@ gasnetc_smp_slot_t *gasnetc_smp_ring_take(gasnetc_smp_ring_t *ring, uint64_t *po
   }
 }
 
-void gasnetc_smp_ring_release(gasnetc_smp_slot_t *slot, uint64_t pos) {
-  __atomic_store_n(&slot->hdr.seq, pos + GASNETC_SMP_RING_DEPTH, __ATOMIC_RELEASE);
+void gasnetc_shm_ring_release(gasnetc_shm_slot_t *slot, uint64_t pos) {
+  __atomic_store_n(&slot->hdr.seq, pos + GASNETC_SHM_RING_DEPTH, __ATOMIC_RELEASE);
 }

@@ -1,0 +1,122 @@
+/* shm_internal.h: the layout of a supernode's region and the layer's
+ * internals (shm_layer.h is what conduits use). */
+#ifndef SHM_INTERNAL_H
+#define SHM_INTERNAL_H
+
+#include "shm_layer.h"
+
+#include <stddef.h>
+
+#define GASNETC_SHM_CACHE_LINE 64
+/* Slots per ring. A power of two. Deep enough that a node flooding a peer
+ * rarely waits, small enough to keep the rings in cache. */
+#define GASNETC_SHM_RING_DEPTH 32
+/* Handler arguments and message fields fit in this header; the Medium
+ * payload follows it, so it starts 64-byte aligned. */
+#define GASNETC_SHM_SLOT_HEADER 128
+/* Written at creation; a member that maps a region checks it. */
+#define GASNETC_SHM_MAGIC 0x67736e7470736d31ull /* "gsntpsm1" */
+
+typedef struct {
+  uint64_t seq; /* atomic: the ring position this slot is ready for */
+  uint8_t category;
+  uint8_t handler;
+  uint8_t numargs;
+  uint8_t is_request;
+  uint32_t src; /* the sender's node */
+  uint64_t nbytes;
+  uint64_t dest_addr; /* Long: in the destination's own address space */
+  gasnet_handlerarg_t args[16];
+} gasnetc_shm_msg_header_t;
+
+typedef struct {
+  gasnetc_shm_msg_header_t hdr;
+  uint8_t pad[GASNETC_SHM_SLOT_HEADER - sizeof(gasnetc_shm_msg_header_t)];
+  uint8_t payload[GASNETC_MAX_MEDIUM];
+} gasnetc_shm_slot_t;
+
+/* A bounded multi-producer multi-consumer ring (D. Vyukov's design): each
+ * slot's sequence number says whether it is free for the producer at a
+ * given position or full for the consumer at it, so neither side locks and
+ * looking at an empty ring costs two loads. */
+typedef struct {
+  _Alignas(GASNETC_SHM_CACHE_LINE) uint64_t enqueue_pos;
+  _Alignas(GASNETC_SHM_CACHE_LINE) uint64_t dequeue_pos;
+  _Alignas(GASNETC_SHM_CACHE_LINE) gasnetc_shm_slot_t slots[GASNETC_SHM_RING_DEPTH];
+} gasnetc_shm_ring_t;
+
+struct gasnetc_shm_queues_s {
+  gasnetc_shm_ring_t requests;
+  gasnetc_shm_ring_t replies;
+};
+
+/* One cache line per member: its start-up barrier counter and what it
+ * tells the others at start-up; then the state of the SMP barrier
+ * (shm_barrier.c): a counter bumped at each notify (wraps around) and the
+ * id and flags of the notify, per phase (barrier number & 1). Only the
+ * owner writes its line. */
+typedef struct {
+  _Alignas(GASNETC_SHM_CACHE_LINE) uint64_t barrier_count; /* atomic */
+  uint64_t segsize;
+  uint64_t probe_addr; /* its cross-memory probe word, in its own process (shm_xmem.c) */
+  int32_t pid;
+  uint32_t ext_barrier_count; /* atomic */
+  int32_t ext_barrier_id[2];
+  int32_t ext_barrier_flags[2];
+  int32_t xmem_ok; /* its cross-memory probe worked */
+} gasnetc_shm_line_t;
+
+struct gasnetc_shm_control_s {
+  _Alignas(GASNETC_SHM_CACHE_LINE) uint8_t conduit[GASNETC_SHM_CONDUIT_BYTES];
+  _Alignas(GASNETC_SHM_CACHE_LINE) uint64_t magic;
+  uint64_t bytes;
+  uint64_t max_segsize;
+  uint32_t members;
+  _Alignas(GASNETC_SHM_CACHE_LINE) gasnetc_shm_line_t member[];
+};
+
+_Static_assert(offsetof(gasnetc_shm_control_t, conduit) == 0,
+               "the conduit area starts the control area (gasnetc_shm_conduit_area)");
+_Static_assert(sizeof(gasnetc_shm_line_t) == GASNETC_SHM_CACHE_LINE,
+               "a member's control line is one cache line");
+
+static inline gasnetc_shm_line_t *gasnetc_shm_line(unsigned m) {
+  return &gasnetc_shm.control->member[m];
+}
+static inline gasnetc_shm_line_t *gasnetc_shm_my_line(void) {
+  return gasnetc_shm_line(gasnetc_shm.my_member);
+}
+
+/* ThreadSanitizer sees one process only. A node's messages and barriers
+ * carry happens-before through its peers' processes, where TSan cannot
+ * follow: a reply answers our request, a request may follow our reply or
+ * our barrier. Without help it reports, as races, the handler's use of
+ * memory the requesting thread set up (an op, a buffer) and the copies into
+ * memory another thread of this node used before the exchange. Under it,
+ * sending a message and notifying a barrier release, and taking a message
+ * and completing a barrier acquire, one word of this process: what a thread
+ * did before it sent happens before what any thread does after it receives.
+ * That orders more than the exchanges that really depend on each other; in
+ * other builds it is nothing. */
+#if defined(__SANITIZE_THREAD__)
+extern uint64_t gasnetc_shm_tsan_word;
+static inline void gasnetc_shm_tsan_release(void) {
+  /* a read-modify-write: TSan joins every releaser's clock (a store would replace it) */
+  (void)__atomic_fetch_add(&gasnetc_shm_tsan_word, 0, __ATOMIC_RELEASE);
+}
+static inline void gasnetc_shm_tsan_acquire(void) {
+  (void)__atomic_load_n(&gasnetc_shm_tsan_word, __ATOMIC_ACQUIRE);
+}
+#else
+static inline void gasnetc_shm_tsan_release(void) {}
+static inline void gasnetc_shm_tsan_acquire(void) {}
+#endif
+
+/* shm_ring.c */
+extern void gasnetc_shm_ring_init(gasnetc_shm_ring_t *ring);
+extern gasnetc_shm_slot_t *gasnetc_shm_ring_reserve(gasnetc_shm_ring_t *ring, uint64_t *pos_p);
+extern void gasnetc_shm_ring_publish(gasnetc_shm_slot_t *slot, uint64_t pos);
+extern gasnetc_shm_slot_t *gasnetc_shm_ring_take(gasnetc_shm_ring_t *ring, uint64_t *pos_p);
+extern void gasnetc_shm_ring_release(gasnetc_shm_slot_t *slot, uint64_t pos);
+
+#endif

@@ -1,0 +1,113 @@
+/* shm_xmem.c: one-copy reads of any memory of another member (the
+ * gasneti_xmem_read hook of gasnet_hooks.h) with Linux cross-memory attach,
+ * process_vm_readv on the member's pid (each member stores its pid in its
+ * control line when it joins).
+ *
+ * GASNET_SMP_XMEM (read wherever the layer is used, the name is smp's
+ * history) sets the mode. auto (default) probes at attach: every member
+ * reads a word from the next member (itself when alone), at the address
+ * that member published in its line; the feature is on only when the
+ * supernode is the whole job and every member's probe worked, so
+ * gasneti_xmem_available gives the same answer on every node (the
+ * collectives choose algorithms by it). off never reads. fail (for tests)
+ * probes as auto, but then refuses every read, as a run-time refusal
+ * would: the callers' fallback paths run. A refusal later (EPERM, e.g. a
+ * ptrace policy changed) turns reads off on this node only:
+ * gasneti_xmem_read then returns -1 and callers fall back, while
+ * gasneti_xmem_available keeps its job-wide answer. */
+#define _GNU_SOURCE
+#include "shm_internal.h"
+
+#include <errno.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#ifdef HAVE_SYS_PRCTL_H
+#include <sys/prctl.h>
+#endif
+
+#define GASNETC_XMEM_PROBE_VALUE 0x786d656d70726f62ull /* "xmemprob" */
+
+/* Read by the other members at the address this member publishes. */
+static volatile uint64_t gasnetc_xmem_probe_word = GASNETC_XMEM_PROBE_VALUE;
+static int gasnetc_xmem_job;     /* every member's probe worked, and they are the job */
+static int gasnetc_xmem_refused; /* atomic: a read was refused here at run time */
+
+/* Yama's ptrace_scope=1 lets a process read only its descendants unless it
+ * names a reader; naming the parent admits the parent's descendants: the
+ * job's nodes (smp: the supervisor's children; mpi: the processes the
+ * launcher's daemon started on this host). Without Yama this fails
+ * harmlessly. */
+static void gasnetc_xmem_admit_job(void) {
+#if defined(HAVE_SYS_PRCTL_H) && defined(PR_SET_PTRACER)
+  if (gasnetc_shm.members > 1) (void)prctl(PR_SET_PTRACER, (unsigned long)getppid(), 0, 0, 0);
+#endif
+}
+
+/* Copy with process_vm_readv, looping over short reads. */
+static int gasnetc_xmem_copy(pid_t pid, void *dst, const void *src, size_t nbytes) {
+  size_t done = 0;
+  while (done < nbytes) {
+    struct iovec local = {(char *)dst + done, nbytes - done};
+    struct iovec remote = {(char *)(uintptr_t)src + done, nbytes - done};
+    ssize_t got = process_vm_readv(pid, &local, 1, &remote, 1, 0);
+    if (got > 0) {
+      done += (size_t)got;
+    } else if (got < 0 && errno == EINTR) {
+      continue;
+    } else {
+      if (got < 0 && (errno == EPERM || errno == ENOSYS || errno == EACCES))
+        __atomic_store_n(&gasnetc_xmem_refused, 1, __ATOMIC_RELAXED);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static int gasnetc_xmem_probe(void) {
+  const gasnetc_shm_line_t *peer = gasnetc_shm_line((gasnetc_shm.my_member + 1) % gasnetc_shm.members);
+  uint64_t word = 0;
+  if (gasnetc_xmem_copy((pid_t)peer->pid, &word, (const void *)(uintptr_t)peer->probe_addr,
+                        sizeof(word)))
+    return 0;
+  return word == GASNETC_XMEM_PROBE_VALUE;
+}
+
+void gasnetc_shm_xmem_attach(void (*idle)(void)) {
+  static const char env[] = "GASNET_SMP_XMEM";
+  const char *mode = gasneti_getenv_verbose(env, "auto");
+  int want = 1, fail = mode && !strcasecmp(mode, "fail");
+  if (mode && !strcasecmp(mode, "off"))
+    want = 0;
+  else if (mode && *mode && !fail && strcasecmp(mode, "auto"))
+    gasneti_fatalerror("%s=\"%s\" is not one of auto, off, fail", env, mode);
+  if (!gasnetc_shm_whole_job()) return; /* off on every node */
+  if (want) {
+    gasnetc_xmem_admit_job();
+    gasnetc_shm_my_line()->probe_addr = (uint64_t)(uintptr_t)&gasnetc_xmem_probe_word;
+  }
+  gasnetc_shm_barrier(idle); /* every member has admitted its readers */
+  gasnetc_shm_my_line()->xmem_ok = want && gasnetc_xmem_probe();
+  gasnetc_shm_barrier(idle);
+  int all = 1;
+  for (unsigned m = 0; m < gasnetc_shm.members; m++) all &= gasnetc_shm_line(m)->xmem_ok != 0;
+  gasnetc_xmem_job = all;
+  if (fail) gasnetc_xmem_refused = 1;
+}
+
+int gasneti_xmem_available(gasnet_node_t node) {
+  return gasnetc_xmem_job && node < gasneti_nodes;
+}
+
+int gasneti_xmem_read(gasnet_node_t node, void *local_dst, const void *remote_src,
+                      size_t nbytes) {
+  if (!gasneti_xmem_available(node) || __atomic_load_n(&gasnetc_xmem_refused, __ATOMIC_RELAXED))
+    return -1;
+  if (node == gasneti_mynode) {
+    memmove(local_dst, remote_src, nbytes);
+    return 0;
+  }
+  const gasnetc_shm_line_t *line = gasnetc_shm_line((unsigned)gasnetc_shm.node_member[node]);
+  return gasnetc_xmem_copy((pid_t)line->pid, local_dst, remote_src, nbytes);
+}
