@@ -51,13 +51,12 @@ static void bcast_take(void *dst, const gasnete_coll_msg_t *msg) {
 
 /* Without an op: the root sends and is done; a receiver whose data all
  * arrived early takes it and forwards it. */
-static int bcast_tree_quick(gasnete_coll_op_t *op) {
-  gasnete_coll_treepos_t pos;
-  gasnete_coll_treepos_init(&pos, op);
-  int done = pos.vrank == 0 ||
+static int bcast_tree_quick(gasnete_coll_op_t *op, const void *prep) {
+  const gasnete_coll_tree_prep_t *t = prep;
+  if (!t->ok) return 0;
+  int done = t->pos.vrank == 0 ||
              gasnete_coll_early_take(op->team->id, op->seq, op->args.nbytes, bcast_take, op->args.dst);
-  if (done) bcast_tree_forward(op, &pos);
-  gasnete_coll_treepos_free(&pos);
+  if (done) bcast_tree_forward(op, &t->pos);
   return done;
 }
 
@@ -118,7 +117,8 @@ static void bcast_put_setup(gasnete_coll_op_t *op) {
 /* ------------------------------------------------------------ the table */
 #define BCAST_TREE(name_, shape_, desc_)                                                    \
   {name_, desc_, GASNETE_COLL_BROADCAST, shape_, bcast_any, bcast_tree_setup,              \
-   bcast_tree_progress, bcast_tree_deliver, bcast_tree_cleanup, bcast_tree_quick}
+   bcast_tree_progress, bcast_tree_deliver, bcast_tree_cleanup, bcast_tree_quick,             \
+   gasnete_coll_tree_prepare}
 
 const gasnete_coll_alg_t gasnete_coll_bcast_algs[] = {
     BCAST_TREE("flat", GASNETE_COLL_TREE_FLAT, "root sends AM chunks to every node"),

@@ -3,9 +3,6 @@
  * followed by a wait. */
 #include "coll_images.h"
 
-extern void gasnete_coll_check_args(gasnete_coll_team_t *team, const gasnete_coll_args_t *a,
-                                    int blocking, const char *call);
-
 /* The handle an op completes: a fresh one, or the open aggregate's.
  * Calls flagged AGGREGATE keep the aggregate open; the first call without
  * the flag closes it and returns its handle. */
@@ -39,13 +36,17 @@ gasnet_coll_handle_t gasnete_coll_initiate(gasnet_team_handle_t handle,
 gasnet_coll_handle_t gasnete_coll_initiate_nodes(gasnete_coll_team_t *team,
                                                  const gasnete_coll_args_t *args, int blocking,
                                                  const char *call) {
-  gasnete_coll_check_args(team, args, blocking, call);
+  gasnete_coll_check_context(call);
+  gasnete_coll_lock(); /* the team's plan (held until the op has used it) and profile */
+  const gasnete_coll_plan_t *plan = gasnete_coll_plan_for(team, args, blocking, call);
+  gasnete_coll_check_buffers(&plan->extents, args, call);
   gasnete_coll_count_call(team, args);
   /* Outside an aggregate the op may finish in the call (then there is no
    * handle at all); inside one it joins the aggregate's handle. */
   int aggregated = (args->flags & GASNET_COLL_AGGREGATE) || team->aggregate;
-  gasnete_coll_handle_t *h =
-      gasnete_coll_op_start_call(team, args, aggregated ? gasnete_coll_handle_for(team, args->flags) : NULL, call);
+  gasnete_coll_handle_t *h = gasnete_coll_op_start_call(
+      team, args, plan, aggregated ? gasnete_coll_handle_for(team, args->flags) : NULL, call);
+  gasnete_coll_unlock();
   if (!h) return GASNET_COLL_INVALID_HANDLE;
   gasnete_coll_kick();
   if (args->flags & GASNET_COLL_AGGREGATE) return GASNET_COLL_INVALID_HANDLE;

@@ -415,23 +415,29 @@ gasnete_coll_op_t *gasnete_coll_op_start_alg(gasnete_coll_team_t *team,
   return op;
 }
 
+void gasnete_coll_op_bare(gasnete_coll_op_t *bare, gasnete_coll_team_t *team,
+                          const gasnete_coll_args_t *args, const gasnete_coll_alg_t *alg,
+                          const char *call) {
+  bare->team = team;
+  bare->args = *args;
+  bare->alg = alg;
+  bare->call = call;
+  bare->seq = team->next_seq;
+  bare->subphase = 0;
+  bare->priv = NULL;
+}
+
 /* The algorithm's quick path, on a bare op; only without sync phases (the
  * debug check, IN_ALLSYNC, OUT_ALLSYNC need an op). With the lock held. */
 static int gasnete_coll_op_quick(gasnete_coll_team_t *team, const gasnete_coll_args_t *args,
-                                 const gasnete_coll_alg_t *alg, const char *call) {
+                                 const gasnete_coll_plan_t *plan, const char *call) {
 #ifdef GASNET_DEBUG
   if (team->size > 1) return 0;
 #endif
   if (args->flags & (GASNET_COLL_IN_ALLSYNC | GASNET_COLL_OUT_ALLSYNC)) return 0;
   gasnete_coll_op_t bare;
-  bare.team = team;
-  bare.args = *args;
-  bare.alg = alg;
-  bare.call = call;
-  bare.seq = team->next_seq;
-  bare.subphase = 0;
-  bare.priv = NULL;
-  if (!alg->quick(&bare)) return 0;
+  gasnete_coll_op_bare(&bare, team, args, plan->alg, call);
+  if (!plan->alg->quick(&bare, plan->prep)) return 0;
   team->next_seq++;
   return 1;
 }
@@ -447,11 +453,12 @@ static int gasnete_coll_op_quick(gasnete_coll_team_t *team, const gasnete_coll_a
  * the early-arrival store and are delivered before it is filed. */
 gasnete_coll_handle_t *gasnete_coll_op_start_call(gasnete_coll_team_t *team,
                                               const gasnete_coll_args_t *args,
+                                              const gasnete_coll_plan_t *plan,
                                               gasnete_coll_handle_t *handle, const char *call) {
+  const gasnete_coll_alg_t *alg = plan->alg;
   gasnete_coll_lock();
-  const gasnete_coll_alg_t *alg = gasnete_coll_select_for_team(team, args);
   if (!handle && alg->quick && !gasnete_coll_advancing &&
-      gasnete_coll_op_quick(team, args, alg, call)) {
+      gasnete_coll_op_quick(team, args, plan, call)) {
     gasnete_coll_unlock();
     return NULL;
   }

@@ -231,9 +231,6 @@ static gasnete_coll_handle_t *gasnete_coll_image_handle(const gasnete_coll_image
   return h;
 }
 
-extern void gasnete_coll_check_args(gasnete_coll_team_t *team, const gasnete_coll_args_t *a,
-                                    int blocking, const char *call);
-
 /* The arguments checked as if the team's images were its ranks. */
 static void gasnete_coll_images_check_args(gasnete_coll_team_t *team, const gasnete_coll_args_t *args,
                                            int blocking, const char *call) {

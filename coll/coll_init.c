@@ -1,6 +1,7 @@
 /* coll_init.c: gasnet_coll_init, the team of all nodes, the reduction
  * function table, and the shared error and memory helpers. */
 #include "coll_images.h"
+#include "reduce_builtin.h"
 
 #include <stdlib.h>
 
@@ -10,6 +11,9 @@ int gasnete_coll_initialized;
 /* The client's reduction functions, by index (reduce and scan use them). */
 gasnet_coll_fn_entry_t *gasnete_coll_fn_table;
 size_t gasnete_coll_fn_count;
+/* Which entries are built-in functions, found once (reduce_apply.c applies
+ * those through their typed loops). */
+gasnete_coll_builtin_t *gasnete_coll_fn_builtins;
 
 /* This node's segment, for the SRC/DST_IN_SEGMENT checks. */
 gasnet_seginfo_t gasnete_coll_myseg;
@@ -51,6 +55,9 @@ static void gasnete_coll_node_init(const gasnet_coll_fn_entry_t fn_tbl[], size_t
   gasnete_coll_fn_table = gasnete_coll_calloc(fn_count, sizeof(*fn_tbl));
   if (fn_count) memcpy(gasnete_coll_fn_table, fn_tbl, fn_count * sizeof(*fn_tbl));
   gasnete_coll_fn_count = fn_count;
+  gasnete_coll_fn_builtins = gasnete_coll_calloc(fn_count, sizeof(*gasnete_coll_fn_builtins));
+  for (size_t i = 0; i < fn_count; i++)
+    gasnete_coll_fn_builtins[i] = gasnete_coll_builtin_of(fn_tbl[i].fnptr);
   gasnete_coll_team_all.id = 0;
   gasnete_coll_team_all.size = gasnet_nodes();
   gasnete_coll_team_all.myrank = gasnet_mynode();

@@ -53,6 +53,31 @@ typedef struct {
   int func_arg;
 } gasnete_coll_reduce_args_t;
 
+/* How much of this rank's buffers a call uses, from its single-valued
+ * arguments (coll_args.c). */
+typedef struct {
+  size_t src_bytes, dst_bytes; /* 0: this rank does not use the buffer */
+} gasnete_coll_extents_t;
+
+/* Room in a plan for what an algorithm's quick path works out once per
+ * plan (gasnete_coll_alg_t.prepare). */
+#define GASNETE_COLL_PREP_WORDS 40
+
+/* What a team's last call decided, for the next like call (coll_plan.c). */
+typedef struct gasnete_coll_plan_s {
+  int valid;
+  /* What the plan was made for: the call's single-valued arguments. */
+  gasnete_coll_kind_t kind;
+  size_t nbytes;
+  gasnet_node_t root;
+  int flags;
+  gasnete_coll_reduce_args_t red;
+  /* What they decide on this rank. */
+  const struct gasnete_coll_alg_s *alg;
+  gasnete_coll_extents_t extents;
+  uint64_t prep[GASNETE_COLL_PREP_WORDS]; /* the algorithm's (alg->prepare) */
+} gasnete_coll_plan_t;
+
 /* ------------------------------------------------------------ teams */
 /* A member of a team, for node -> rank lookups (sorted by node). */
 typedef struct {
@@ -88,15 +113,7 @@ struct gasnete_coll_team_s {
   gasnet_image_t frees; /* gasnet_coll_team_free calls so far (one per image) */
   uint32_t live_ops;                /* started and not yet retired */
   gasnete_coll_team_barrier_t barrier;
-  /* The selector's last choice for this team and what it was made for
-   * (gasnete_coll_select_for_team; engine lock held). */
-  struct {
-    const struct gasnete_coll_alg_s *alg; /* NULL: none yet */
-    gasnete_coll_kind_t kind;
-    size_t nbytes;
-    int flags;
-    gasnete_coll_reduce_args_t red;
-  } last_choice;
+  gasnete_coll_plan_t plan; /* of its last call (coll_plan.c; engine lock held) */
   uint64_t calls[GASNETE_COLL_KIND_COUNT]; /* the profile */
   uint64_t bytes[GASNETE_COLL_KIND_COUNT];
   gasnete_coll_team_t *next;        /* this node's live teams */
@@ -249,8 +266,14 @@ typedef struct gasnete_coll_alg_s {
    * arguments, sequence number and call. Returns 1 when done (sends made,
    * data placed), or 0 having done nothing, and the op is then made and
    * run as usual. For eager sends and data that all arrived early
-   * (gasnete_coll_early_take). */
-  int (*quick)(gasnete_coll_op_t *op);
+   * (gasnete_coll_early_take). A client call's plan comes with it: prep,
+   * what prepare put there (zeros without a prepare). */
+  int (*quick)(gasnete_coll_op_t *op, const void *prep);
+  /* Optional: work out for quick what depends only on the team and the
+   * single-valued arguments (a tree position, where this rank's elements
+   * lie), into prep (GASNETE_COLL_PREP_WORDS words, zeroed), on a bare op
+   * without a sequence number; once per team plan (coll_plan.c). */
+  void (*prepare)(const gasnete_coll_op_t *op, void *prep);
 } gasnete_coll_alg_t;
 
 /* ------------------------------------------------------------ ops */
@@ -320,6 +343,40 @@ static inline void gasnete_coll_op_priv_free(gasnete_coll_op_t *op) {
   op->priv = NULL;
 }
 
+/* coll_args.c, reduce_args.c: the argument checks. The single-valued
+ * arguments (the same on every rank: kind, sizes, root, flags, layouts,
+ * function) decide how much of this rank's buffers a call uses; the
+ * buffers themselves are checked against that on every call. */
+/* Initialised, not in a handler, not inside a barrier. */
+extern void gasnete_coll_check_context(const char *call);
+/* The single-valued arguments (and, in the order the checks of the flags
+ * come, no AGGREGATE on a blocking call). */
+extern gasnete_coll_extents_t gasnete_coll_check_single(const gasnete_coll_team_t *team,
+                                                        const gasnete_coll_args_t *a, int blocking,
+                                                        const char *call);
+extern gasnete_coll_extents_t gasnete_coll_check_reduce_single(const gasnete_coll_team_t *team,
+                                                               const gasnete_coll_args_t *a,
+                                                               const char *call);
+/* No AGGREGATE on a blocking call. */
+extern void gasnete_coll_check_blocking(int flags, int blocking, const char *call);
+extern void gasnete_coll_check_buffers(const gasnete_coll_extents_t *x,
+                                       const gasnete_coll_args_t *a, const char *call);
+extern void gasnete_coll_check_reduce_buffers(const gasnete_coll_extents_t *x,
+                                              const gasnete_coll_args_t *a, const char *call);
+/* All of them (the image layer checks its calls this way). */
+extern void gasnete_coll_check_args(const gasnete_coll_team_t *team, const gasnete_coll_args_t *a,
+                                    int blocking, const char *call);
+
+/* coll_plan.c: a loop of the same collective is the common case: its
+ * single-valued arguments were checked and its algorithm chosen on the
+ * first call, and a call whose single-valued arguments match the team's
+ * plan reuses both. This returns the team's plan for args, made now if the
+ * last call's does not fit (checking them: a bad argument ends the job);
+ * engine lock held. */
+extern const gasnete_coll_plan_t *gasnete_coll_plan_for(gasnete_coll_team_t *team,
+                                                        const gasnete_coll_args_t *args,
+                                                        int blocking, const char *call);
+
 /* coll_api.c: argument records, and the path every initiation call takes. */
 extern gasnete_coll_args_t gasnete_coll_args(gasnete_coll_kind_t kind, void *dst, void *src,
                                              size_t nbytes, gasnet_image_t root, int flags);
@@ -338,8 +395,14 @@ extern gasnet_coll_handle_t gasnete_coll_initiate(gasnet_team_handle_t handle,
  * finished at once, else the handle it completes. */
 extern gasnete_coll_handle_t *gasnete_coll_op_start_call(gasnete_coll_team_t *team,
                                                          const gasnete_coll_args_t *args,
+                                                         const gasnete_coll_plan_t *plan,
                                                          gasnete_coll_handle_t *aggregate,
                                                          const char *call);
+/* An op record on the caller's stack with only what quick and prepare
+ * use: the team, arguments, algorithm and call. */
+extern void gasnete_coll_op_bare(gasnete_coll_op_t *bare, gasnete_coll_team_t *team,
+                                 const gasnete_coll_args_t *args, const gasnete_coll_alg_t *alg,
+                                 const char *call);
 /* The same with the algorithm given (ops that have no selection table). */
 extern gasnete_coll_op_t *gasnete_coll_op_start_alg(gasnete_coll_team_t *team,
                                                     const gasnete_coll_args_t *args,
@@ -354,14 +417,18 @@ extern void gasnete_coll_engine_init(void);
 extern void gasnete_coll_lock(void);
 extern void gasnete_coll_unlock(void);
 
-/* Rank arithmetic modulo the team size. */
+/* Rank arithmetic modulo the team size, for a rank below size and a delta
+ * of at most size (every caller's case): a compare instead of the
+ * divisions of a modulo, which cost tens of cycles each on every small
+ * collective. */
 static inline gasnet_node_t gasnete_coll_rank_add(gasnet_node_t rank, gasnet_node_t delta,
                                                   gasnet_node_t size) {
-  return (gasnet_node_t)(((uint64_t)rank + delta) % size);
+  uint64_t sum = (uint64_t)rank + delta;
+  return (gasnet_node_t)(sum >= size ? sum - size : sum);
 }
 static inline gasnet_node_t gasnete_coll_rank_sub(gasnet_node_t rank, gasnet_node_t delta,
                                                   gasnet_node_t size) {
-  return (gasnet_node_t)(((uint64_t)rank + size - delta % size) % size);
+  return rank >= delta ? rank - delta : rank + (size - delta);
 }
 
 /* select.c */
@@ -378,10 +445,6 @@ extern gasnete_coll_alg_table_view_t gasnete_coll_select_table(gasnete_coll_kind
 extern size_t gasnete_coll_select_put_threshold(void);
 extern const gasnete_coll_alg_t *gasnete_coll_select(const gasnete_coll_args_t *args,
                                                      const gasnete_coll_team_t *team);
-/* The same, remembering the team's last choice (a stream of like calls
- * then skips the policy); engine lock held. */
-extern const gasnete_coll_alg_t *gasnete_coll_select_for_team(gasnete_coll_team_t *team,
-                                                              const gasnete_coll_args_t *args);
 extern void gasnete_coll_select_init(void);
 /* Can every node of the job be read with gasneti_xmem_read? Decided once
  * at gasnet_coll_init from the conduit's job-wide answer, so the same on

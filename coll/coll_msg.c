@@ -1,17 +1,25 @@
-/* coll_msg.c: the collectives' active messages. Three handlers carry every
+/* coll_msg.c: the collectives' active messages. Four handlers carry every
  * message: a Short for signals (a 64-bit value rides in two arguments), a
  * Medium for data chunks the op copies to their place (the chunk's offset
- * rides the same way), and a Long for data chunks the conduit has already
- * placed in the receiver's segment (the put fan's blocks: the message
- * only reports the arrival). All hand the message to the engine, which
- * finds the op it names. */
+ * rides the same way), a Short for data chunks of at most 8 bytes (the
+ * payload rides in two arguments), and a Long for data chunks the conduit
+ * has already placed in the receiver's segment (the put fan's blocks: the
+ * message only reports the arrival). All hand the message to the engine,
+ * which finds the op it names. */
 #include "coll_internal.h"
 
 enum {
   GASNETE_COLL_H_SIGNAL = GASNETI_HANDLER_COLL_MIN,
   GASNETE_COLL_H_DATA,
-  GASNETE_COLL_H_PLACED
+  GASNETE_COLL_H_PLACED,
+  GASNETE_COLL_H_SMALL
 };
+
+/* Chunks of at most this many bytes, at an offset below 2^32, travel in a
+ * Short's arguments: eight arguments of four bytes fit the smp conduit's
+ * first header cache line, where a Medium's payload takes a second line
+ * that the receiver's core must fetch too. */
+#define GASNETE_COLL_SMALL_MAX 8u
 
 static inline uint64_t join64(gasnet_handlerarg_t hi, gasnet_handlerarg_t lo) {
   return ((uint64_t)(uint32_t)hi << 32) | (uint32_t)lo;
@@ -37,6 +45,18 @@ static void gasnete_coll_data_handler(gasnet_token_t token, void *buf, size_t nb
   gasnete_coll_dispatch((uint32_t)team_id, (uint32_t)seq, &msg);
 }
 
+static void gasnete_coll_small_handler(gasnet_token_t token, gasnet_handlerarg_t team_id,
+                                       gasnet_handlerarg_t seq, gasnet_handlerarg_t tag,
+                                       gasnet_handlerarg_t src_rank, gasnet_handlerarg_t offset,
+                                       gasnet_handlerarg_t nbytes, gasnet_handlerarg_t w0,
+                                       gasnet_handlerarg_t w1) {
+  (void)token;
+  const uint32_t words[2] = {(uint32_t)w0, (uint32_t)w1};
+  gasnete_coll_msg_t msg = {(uint32_t)tag, (gasnet_node_t)src_rank, (uint32_t)offset, words,
+                            (uint32_t)nbytes};
+  gasnete_coll_dispatch((uint32_t)team_id, (uint32_t)seq, &msg);
+}
+
 /* The payload is already where it belongs: pass on only that it came. */
 static void gasnete_coll_placed_handler(gasnet_token_t token, void *buf, size_t nbytes,
                                         gasnet_handlerarg_t team_id, gasnet_handlerarg_t seq,
@@ -55,6 +75,7 @@ __attribute__((constructor)) static void gasnete_coll_register_handlers(void) {
       {GASNETE_COLL_H_SIGNAL, (gasneti_handler_fn_t)gasnete_coll_signal_handler},
       {GASNETE_COLL_H_DATA, (gasneti_handler_fn_t)gasnete_coll_data_handler},
       {GASNETE_COLL_H_PLACED, (gasneti_handler_fn_t)gasnete_coll_placed_handler},
+      {GASNETE_COLL_H_SMALL, (gasneti_handler_fn_t)gasnete_coll_small_handler},
   };
   gasneti_handler_register_range(handlers, (int)(sizeof(handlers) / sizeof(handlers[0])),
                                  GASNETI_HANDLER_COLL_MIN, GASNETI_HANDLER_COLL_MAX, "gasnet_coll");
@@ -69,12 +90,27 @@ void gasnete_coll_send_signal(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_
                          (gasnet_handlerarg_t)team->myrank, hi32(value), lo32(value));
 }
 
+static void gasnete_coll_send_small(const gasnete_coll_op_t *op, gasnet_node_t node, uint32_t tag,
+                                    uint32_t offset, const void *data, size_t nbytes) {
+  uint32_t words[2] = {0, 0};
+  if (nbytes) memcpy(words, data, nbytes);
+  gasnet_AMRequestShort8(node, GASNETE_COLL_H_SMALL, (gasnet_handlerarg_t)op->team->id,
+                         (gasnet_handlerarg_t)op->seq, (gasnet_handlerarg_t)tag,
+                         (gasnet_handlerarg_t)op->team->myrank, (gasnet_handlerarg_t)offset,
+                         (gasnet_handlerarg_t)nbytes, (gasnet_handlerarg_t)words[0],
+                         (gasnet_handlerarg_t)words[1]);
+}
+
 void gasnete_coll_send_data(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_t tag,
                             uint64_t offset, const void *data, size_t nbytes) {
   gasnete_coll_team_t *team = op->team;
   gasnet_node_t node = gasnete_coll_rank2node(team, rank);
-  size_t chunk = gasnet_AMMaxMedium();
   tag = gasnete_coll_tag_with_subphase(tag, op->subphase);
+  if (nbytes <= GASNETE_COLL_SMALL_MAX && offset <= UINT32_MAX) {
+    gasnete_coll_send_small(op, node, tag, (uint32_t)offset, data, nbytes);
+    return;
+  }
+  size_t chunk = gasnet_AMMaxMedium();
   const char *p = data;
   do {
     size_t n = nbytes < chunk ? nbytes : chunk;

@@ -69,6 +69,15 @@ void gasnete_coll_treepos_free(gasnete_coll_treepos_t *pos) {
   if (pos->children != pos->few) free(pos->children);
 }
 
+void gasnete_coll_tree_prepare(const gasnete_coll_op_t *op, void *prep) {
+  _Static_assert(sizeof(gasnete_coll_tree_prep_t) <= GASNETE_COLL_PREP_WORDS * sizeof(uint64_t),
+                 "a tree position fits a plan's room");
+  gasnete_coll_tree_prep_t *t = prep;
+  gasnete_coll_treepos_init(&t->pos, op);
+  t->ok = t->pos.children == t->pos.few;
+  if (!t->ok) gasnete_coll_treepos_free(&t->pos);
+}
+
 void gasnete_coll_copy_vrank_to_real(void *real_buf, const gasnete_coll_op_t *op, uint64_t voffset,
                                      const void *data, size_t nbytes) {
   size_t block = op->args.nbytes;

@@ -29,6 +29,16 @@ extern gasnete_coll_tree_kind_t gasnete_coll_tree_kind_of(const gasnete_coll_alg
 extern void gasnete_coll_treepos_init(gasnete_coll_treepos_t *pos, const gasnete_coll_op_t *op);
 extern void gasnete_coll_treepos_free(gasnete_coll_treepos_t *pos);
 
+/* A tree position worked out once per team plan for a quick path
+ * (gasnete_coll_alg_t.prepare): ok when its children fit in pos.few, which
+ * then stays where it is (the plan's room) until the plan changes; a
+ * quick path declines a position that is not ok. */
+typedef struct {
+  int ok;
+  gasnete_coll_treepos_t pos;
+} gasnete_coll_tree_prep_t;
+extern void gasnete_coll_tree_prepare(const gasnete_coll_op_t *op, void *prep);
+
 static inline gasnet_node_t gasnete_coll_vrank_to_rank(const gasnete_coll_op_t *op, uint32_t vrank) {
   return gasnete_coll_rank_add(vrank, op->args.root, op->team->size);
 }

@@ -78,7 +78,8 @@ static void exchange_take(void *dst, const gasnete_coll_msg_t *msg) {
 }
 
 /* Without an op: when every peer's block arrived early, take them and send. */
-static int exchange_staggered_quick(gasnete_coll_op_t *op) {
+static int exchange_staggered_quick(gasnete_coll_op_t *op, const void *prep) {
+  (void)prep;
   size_t want = (size_t)(op->team->size - 1) * op->args.nbytes;
   if (!gasnete_coll_early_take(op->team->id, op->seq, want, exchange_take, op->args.dst)) return 0;
   exchange_staggered_send(op);

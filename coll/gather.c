@@ -53,24 +53,24 @@ static void gather_take(void *op, const gasnete_coll_msg_t *msg) {
 
 /* Without an op: a leaf sends its block and is done; the root whose
  * blocks all arrived early places them. */
-static int gather_tree_quick(gasnete_coll_op_t *op) {
+static int gather_tree_quick(gasnete_coll_op_t *op, const void *prep) {
   const gasnete_coll_args_t *a = &op->args;
-  gasnete_coll_treepos_t pos;
-  gasnete_coll_treepos_init(&pos, op);
-  int done = 0;
-  if (pos.vrank == 0) {
-    done = gasnete_coll_early_take(op->team->id, op->seq, (size_t)(pos.subtree - 1) * a->nbytes,
-                                   gather_take, op);
+  const gasnete_coll_tree_prep_t *t = prep;
+  const gasnete_coll_treepos_t *pos = &t->pos;
+  if (!t->ok) return 0;
+  if (pos->vrank == 0) {
+    if (!gasnete_coll_early_take(op->team->id, op->seq, (size_t)(pos->subtree - 1) * a->nbytes,
+                                 gather_take, op))
+      return 0;
     char *mine = (char *)a->dst + (size_t)a->root * a->nbytes;
-    if (done && mine != a->src) memcpy(mine, a->src, a->nbytes);
-  } else if (pos.subtree == 1) {
-    gasnete_coll_send_data(op, gasnete_coll_vrank_to_rank(op, pos.parent),
-                           gasnete_coll_tag(GASNETE_COLL_TAG_ALG, GATHER_STEP_DATA, 0),
-                           (uint64_t)(pos.vrank - pos.parent) * a->nbytes, a->src, a->nbytes);
-    done = 1;
+    if (mine != a->src) memcpy(mine, a->src, a->nbytes);
+    return 1;
   }
-  gasnete_coll_treepos_free(&pos);
-  return done;
+  if (pos->subtree != 1) return 0;
+  gasnete_coll_send_data(op, gasnete_coll_vrank_to_rank(op, pos->parent),
+                         gasnete_coll_tag(GASNETE_COLL_TAG_ALG, GATHER_STEP_DATA, 0),
+                         (uint64_t)(pos->vrank - pos->parent) * a->nbytes, a->src, a->nbytes);
+  return 1;
 }
 
 static gasnete_coll_progress_t gather_tree_progress(gasnete_coll_op_t *op) {
@@ -155,7 +155,8 @@ static void gather_direct_setup(gasnete_coll_op_t *op) {
 
 #define GATHER_TREE(name_, shape_, desc_)                                                  \
   {name_, desc_, GASNETE_COLL_GATHER, shape_, gather_any, gather_tree_setup,              \
-   gather_tree_progress, gather_tree_deliver, gather_tree_cleanup, gather_tree_quick}
+   gather_tree_progress, gather_tree_deliver, gather_tree_cleanup, gather_tree_quick,        \
+   gasnete_coll_tree_prepare}
 
 const gasnete_coll_alg_t gasnete_coll_gather_algs[] = {
     GATHER_TREE("flat", GASNETE_COLL_TREE_FLAT, "every rank sends its block to the root"),

@@ -146,7 +146,8 @@ static void gather_all_take(void *dst, const gasnete_coll_msg_t *msg) {
 }
 
 /* Without an op: when every other block arrived early, take them and send. */
-static int gather_all_flat_quick(gasnete_coll_op_t *op) {
+static int gather_all_flat_quick(gasnete_coll_op_t *op, const void *prep) {
+  (void)prep;
   size_t want = (size_t)(op->team->size - 1) * op->args.nbytes;
   if (!gasnete_coll_early_take(op->team->id, op->seq, want, gather_all_take, op->args.dst)) return 0;
   gather_all_flat_send(op);

@@ -18,6 +18,7 @@ COLL_SOURCES = \
 	coll/coll_init.c \
 	coll/coll_mforms.c \
 	coll/coll_msg.c \
+	coll/coll_plan.c \
 	coll/coll_progress.c \
 	coll/coll_putfan.c \
 	coll/coll_readfan.c \
@@ -48,7 +49,7 @@ COLL_SOURCES = \
 	coll/trees_hier.c
 COLL_CPPFLAGS = $(PUBLIC_CPPFLAGS) -DGASNETI_CONDUIT_NEUTRAL
 noinst_HEADERS += coll/coll_internal.h coll/coll_composite.h coll/coll_early.h coll/coll_flow.h coll/coll_segmented.h coll/scan_chain.h coll/coll_putfan.h coll/coll_readfan.h \
-	coll/coll_tree.h coll/trees.h coll/trees_hier.h coll/reduce_apply.h coll/reduce_layout.h \
+	coll/coll_tree.h coll/trees.h coll/trees_hier.h coll/reduce_apply.h coll/reduce_builtin.h coll/reduce_layout.h \
 	coll/coll_images.h coll/images_reduce.h
 include_HEADERS += include/gasnet_coll.h
 

@@ -204,8 +204,19 @@ static void reduce_tree_cleanup(gasnete_coll_op_t *op) {
  * without an op: a rank whose children's partials all arrived early (a
  * leaf has none) reduces its own elements, folds the children's in, in
  * the op's order (ascending virtual rank, so the result is the same bit
- * for bit), and sends the partial up or writes the result. */
+ * for bit), and sends the partial up or writes the result. What depends
+ * only on the team and the call's single-valued arguments is worked out
+ * once per team plan (reduce_tree_prepare). */
 #define REDUCE_QUICK_ELEM 64u /* largest element taken: partials live on the stack */
+
+typedef struct {
+  int ok;                        /* the quick path applies */
+  gasnete_coll_treepos_t pos;    /* children in ascending virtual rank */
+  uint8_t sends[GASNETE_COLL_TREEPOS_FEW]; /* child i's subtree holds elements */
+  size_t expect;                 /* bytes of the children's partials */
+  uint64_t local, n;             /* my elements */
+  gasnete_coll_apply_t fn;       /* without scratch (the quick path's own) */
+} reduce_prep_t;
 
 typedef struct {
   const gasnete_coll_op_t *op;
@@ -220,40 +231,53 @@ static void reduce_quick_take(void *ctx, const gasnete_coll_msg_t *msg) {
     if (q->pos->children[i].vrank == v) memcpy(q->parts[i], msg->data, msg->nbytes);
 }
 
-/* Ascending virtual rank: the order the op combines in (a flat tree's
- * children are in it already). */
-static void reduce_quick_sort(gasnete_coll_treepos_t *pos) {
-  for (uint32_t i = 1; i < pos->nchildren; i++)
-    if (pos->children[i - 1].vrank > pos->children[i].vrank) {
-      qsort(pos->children, pos->nchildren, sizeof(*pos->children), reduce_child_cmp);
-      return;
-    }
-}
-
-static int reduce_quick_run(gasnete_coll_op_t *op, gasnete_coll_treepos_t *pos,
-                            const gasnete_coll_apply_t *fn) {
+static void reduce_tree_prepare(const gasnete_coll_op_t *op, void *prep) {
+  _Static_assert(sizeof(reduce_prep_t) <= GASNETE_COLL_PREP_WORDS * sizeof(uint64_t),
+                 "the reduce plan fits a plan's room");
+  reduce_prep_t *r = prep;
   const gasnete_coll_args_t *a = &op->args;
-  size_t es = fn->elem_size;
+  size_t es = a->red.elem_size;
+  gasnete_coll_apply_init_in(&r->fn, a->red.func, a->red.func_arg, es, NULL);
+  if (es > REDUCE_QUICK_ELEM || gasnete_coll_apply_noncomm(&r->fn)) return;
+  gasnete_coll_treepos_init(&r->pos, op);
+  if (r->pos.children != r->pos.few) { /* too many children for the stack */
+    gasnete_coll_treepos_free(&r->pos);
+    return;
+  }
+  /* Ascending virtual rank: the order the op combines in (a flat tree's
+   * children are in it already). */
+  qsort(r->pos.children, r->pos.nchildren, sizeof(*r->pos.children), reduce_child_cmp);
   gasnete_coll_layout_t l =
       gasnete_coll_layout_make(a->red.src_blksz, a->red.src_offset, a->red.elem_count, op->team->size);
-  char parts[GASNETE_COLL_TREEPOS_FEW][REDUCE_QUICK_ELEM], acc[REDUCE_QUICK_ELEM];
-  uint8_t sends[GASNETE_COLL_TREEPOS_FEW];
-  size_t expect = 0;
-  for (uint32_t i = 0; i < pos->nchildren; i++) {
+  for (uint32_t i = 0; i < r->pos.nchildren; i++) {
     uint64_t lo, hi;
-    sends[i] = (uint8_t)gasnete_coll_layout_rows(&l, a->root, pos->children[i].vrank,
-                                                 pos->children[i].subtree_size, &lo, &hi);
-    expect += sends[i] ? es : 0;
+    r->sends[i] = (uint8_t)gasnete_coll_layout_rows(&l, a->root, r->pos.children[i].vrank,
+                                                    r->pos.children[i].subtree_size, &lo, &hi);
+    r->expect += r->sends[i] ? es : 0;
   }
+  r->n = gasnete_coll_layout_local_run(&l, op->team->myrank, &r->local);
+  r->ok = 1;
+}
+
+static int reduce_tree_quick(gasnete_coll_op_t *op, const void *prep) {
+  const reduce_prep_t *r = prep;
+  const gasnete_coll_args_t *a = &op->args;
+  if (!r->ok) return 0;
+  const gasnete_coll_treepos_t *pos = &r->pos;
+  size_t es = r->fn.elem_size;
+  char parts[GASNETE_COLL_TREEPOS_FEW][REDUCE_QUICK_ELEM], acc[REDUCE_QUICK_ELEM];
   reduce_quick_t q = {op, pos, parts};
-  if (expect && !gasnete_coll_early_take(op->team->id, op->seq, expect, reduce_quick_take, &q))
+  if (r->expect &&
+      !gasnete_coll_early_take(op->team->id, op->seq, r->expect, reduce_quick_take, &q))
     return 0;
-  uint64_t local, n = gasnete_coll_layout_local_run(&l, op->team->myrank, &local);
-  if (n) gasnete_coll_apply_reduce(fn, acc, (const char *)a->src + local * es, n);
-  int have = n != 0;
+  char scratch[REDUCE_QUICK_ELEM]; /* a client function's accumulate combines into it */
+  gasnete_coll_apply_t fn = r->fn;
+  fn.scratch = scratch;
+  if (r->n) gasnete_coll_apply_reduce(&fn, acc, (const char *)a->src + r->local * es, r->n);
+  int have = r->n != 0;
   for (uint32_t i = 0; i < pos->nchildren; i++) {
-    if (!sends[i]) continue;
-    if (have) gasnete_coll_apply_accumulate(fn, acc, parts[i]);
+    if (!r->sends[i]) continue;
+    if (have) gasnete_coll_apply_accumulate(&fn, acc, parts[i]);
     else memcpy(acc, parts[i], es);
     have = 1;
   }
@@ -265,24 +289,6 @@ static int reduce_quick_run(gasnete_coll_op_t *op, gasnete_coll_treepos_t *pos,
   return 1;
 }
 
-static int reduce_tree_quick(gasnete_coll_op_t *op) {
-  const gasnete_coll_args_t *a = &op->args;
-  gasnete_coll_apply_t fn;
-  char scratch[REDUCE_QUICK_ELEM];
-  if (a->red.elem_size > REDUCE_QUICK_ELEM) return 0;
-  gasnete_coll_apply_init_in(&fn, a->red.func, a->red.func_arg, a->red.elem_size, scratch);
-  if (gasnete_coll_apply_noncomm(&fn)) return 0;
-  gasnete_coll_treepos_t pos;
-  gasnete_coll_treepos_init(&pos, op);
-  int done = 0;
-  if (pos.children == pos.few) { /* few children: their partials fit on the stack */
-    reduce_quick_sort(&pos);
-    done = reduce_quick_run(op, &pos, &fn);
-  }
-  gasnete_coll_treepos_free(&pos);
-  return done;
-}
-
 static int reduce_any(const gasnete_coll_args_t *a, gasnet_node_t size) {
   (void)a;
   (void)size;
@@ -291,7 +297,8 @@ static int reduce_any(const gasnete_coll_args_t *a, gasnet_node_t size) {
 
 #define REDUCE_TREE(name_, shape_, desc_)                                                   \
   {name_, desc_, GASNETE_COLL_REDUCE, shape_, reduce_any, reduce_tree_setup,               \
-   reduce_tree_progress, reduce_tree_deliver, reduce_tree_cleanup, reduce_tree_quick}
+   reduce_tree_progress, reduce_tree_deliver, reduce_tree_cleanup, reduce_tree_quick,        \
+   reduce_tree_prepare}
 
 const gasnete_coll_alg_t gasnete_coll_reduce_algs[] = {
     REDUCE_TREE("flat", GASNETE_COLL_TREE_FLAT, "every rank sends its partials to the root"),

@@ -3,7 +3,6 @@
 
 #include <stdlib.h>
 
-extern gasnet_coll_fn_entry_t *gasnete_coll_fn_table;
 extern size_t gasnete_coll_fn_count;
 
 void gasnete_coll_check_fn(gasnet_coll_fn_handle_t func, const char *call) {
@@ -14,16 +13,6 @@ void gasnete_coll_check_fn(gasnet_coll_fn_handle_t func, const char *call) {
   if (!gasnete_coll_fn_table[func].fnptr)
     gasneti_fatalerror("%s: func %u: entry %u of the function table has a NULL fnptr", call,
                        (unsigned)func, (unsigned)func);
-}
-
-void gasnete_coll_apply_init_in(gasnete_coll_apply_t *fn, gasnet_coll_fn_handle_t func, int arg,
-                                size_t elem_size, void *scratch) {
-  fn->fnptr = gasnete_coll_fn_table[func].fnptr;
-  fn->flags = gasnete_coll_fn_table[func].flags;
-  fn->arg = arg;
-  fn->elem_size = elem_size;
-  fn->scratch = scratch;
-  fn->owns_scratch = 0;
 }
 
 void gasnete_coll_apply_init(gasnete_coll_apply_t *fn, gasnet_coll_fn_handle_t func, int arg,
@@ -40,7 +29,11 @@ void gasnete_coll_apply_free(gasnete_coll_apply_t *fn) {
 static inline void gasnete_coll_apply_call(const gasnete_coll_apply_t *fn, void *results,
                                            size_t result_count, const void *left, size_t left_count,
                                            const void *right) {
-  fn->fnptr(results, result_count, left, left_count, right, fn->elem_size, (int)fn->flags, fn->arg);
+  if (fn->fold)
+    fn->fold(results, result_count, left, left_count, right);
+  else
+    fn->fnptr(results, result_count, left, left_count, right, fn->elem_size, (int)fn->flags,
+              fn->arg);
 }
 
 void gasnete_coll_apply_reduce(const gasnete_coll_apply_t *fn, void *out, const void *elems,
@@ -54,12 +47,22 @@ void gasnete_coll_apply_reduce(const gasnete_coll_apply_t *fn, void *out, const 
   gasnete_coll_apply_call(fn, out, 1, elems, n - 1, (const char *)elems + (n - 1) * fn->elem_size);
 }
 
+/* A client's function may not write results over its operands; a
+ * built-in's typed loop may (it reads both before it writes). */
 void gasnete_coll_apply_accumulate(const gasnete_coll_apply_t *fn, void *acc, const void *right) {
+  if (fn->fold) {
+    fn->fold(acc, 1, acc, 1, right);
+    return;
+  }
   gasnete_coll_apply_call(fn, fn->scratch, 1, acc, 1, right);
   memcpy(acc, fn->scratch, fn->elem_size);
 }
 
 void gasnete_coll_apply_prepend(const gasnete_coll_apply_t *fn, void *acc, const void *left) {
+  if (fn->fold) {
+    fn->fold(acc, 1, left, 1, acc);
+    return;
+  }
   gasnete_coll_apply_call(fn, fn->scratch, 1, left, 1, acc);
   memcpy(acc, fn->scratch, fn->elem_size);
 }

@@ -10,10 +10,11 @@
 #ifndef COLL_REDUCE_APPLY_H
 #define COLL_REDUCE_APPLY_H
 
-#include "coll_internal.h"
+#include "reduce_builtin.h"
 
 typedef struct {
   gasnet_coll_reduce_fn_t fnptr;
+  gasnete_coll_fold_t fold; /* a built-in's typed loop for this call, or NULL */
   unsigned flags; /* as registered: GASNET_COLL_AMSAFE, GASNET_COLL_NONCOMM */
   int arg;        /* func_arg of the call */
   size_t elem_size;
@@ -21,11 +22,26 @@ typedef struct {
   int owns_scratch;
 } gasnete_coll_apply_t;
 
+/* A built-in function is checked against arg and elem_size here (a
+ * mismatch ends the job, naming the function) and then applied through its
+ * typed loop. */
 extern void gasnete_coll_apply_init(gasnete_coll_apply_t *fn, gasnet_coll_fn_handle_t func, int arg,
                                     size_t elem_size);
 /* The same with the caller's scratch element (kept by the caller). */
-extern void gasnete_coll_apply_init_in(gasnete_coll_apply_t *fn, gasnet_coll_fn_handle_t func,
-                                       int arg, size_t elem_size, void *scratch);
+extern gasnet_coll_fn_entry_t *gasnete_coll_fn_table;
+extern gasnete_coll_builtin_t *gasnete_coll_fn_builtins;
+static inline void gasnete_coll_apply_init_in(gasnete_coll_apply_t *fn,
+                                              gasnet_coll_fn_handle_t func, int arg,
+                                              size_t elem_size, void *scratch) {
+  gasnete_coll_builtin_t b = gasnete_coll_fn_builtins[func];
+  fn->fnptr = gasnete_coll_fn_table[func].fnptr;
+  fn->fold = b == GASNETE_COLL_NOT_BUILTIN ? NULL : gasnete_coll_builtin_fold(b, arg, elem_size);
+  fn->flags = gasnete_coll_fn_table[func].flags;
+  fn->arg = arg;
+  fn->elem_size = elem_size;
+  fn->scratch = scratch;
+  fn->owns_scratch = 0;
+}
 extern void gasnete_coll_apply_free(gasnete_coll_apply_t *fn);
 
 static inline int gasnete_coll_apply_noncomm(const gasnete_coll_apply_t *fn) {

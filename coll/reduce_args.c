@@ -1,6 +1,8 @@
 /* reduce_args.c: the argument checks of reduce and scan (after the checks
- * every collective shares, in coll_args.c). Each failure names the call,
- * the argument and its value, and ends the job. */
+ * every collective shares, in coll_args.c): those of the single-valued
+ * arguments, which give this rank's buffer extents, and those of the
+ * buffers. Each failure names the call, the argument and its value, and
+ * ends the job. */
 #include "reduce_apply.h"
 #include "reduce_layout.h"
 
@@ -61,8 +63,9 @@ static void gasnete_coll_check_scan_kind(int flags, const char *call) {
                        call, (unsigned)flags);
 }
 
-void gasnete_coll_check_reduce_args(gasnete_coll_team_t *team, const gasnete_coll_args_t *a,
-                                    const char *call) {
+gasnete_coll_extents_t gasnete_coll_check_reduce_single(const gasnete_coll_team_t *team,
+                                                        const gasnete_coll_args_t *a,
+                                                        const char *call) {
   const gasnete_coll_reduce_args_t *r = &a->red;
   gasnet_node_t size = team->size, me = team->myrank;
   int scan = a->kind == GASNETE_COLL_SCAN;
@@ -75,15 +78,22 @@ void gasnete_coll_check_reduce_args(gasnete_coll_team_t *team, const gasnete_col
                        (unsigned)a->root, (unsigned)size);
   gasnete_coll_check_layout(call, "src", r->src_blksz, r->src_offset, size);
   if (scan) gasnete_coll_check_layout(call, "dst", r->dst_blksz, r->dst_offset, size);
-  size_t src_bytes =
+  gasnete_coll_extents_t x;
+  x.src_bytes =
       gasnete_coll_local_extent(r->src_blksz, r->src_offset, r->elem_size, r->elem_count, size, me);
-  if (src_bytes)
-    gasnete_coll_check_buffer(call, "src", a->src, src_bytes, r->elem_size,
+  x.dst_bytes = scan ? gasnete_coll_local_extent(r->dst_blksz, r->dst_offset, r->elem_size,
+                                                 r->elem_count, size, me)
+                     : (me == a->root ? r->elem_size : 0);
+  return x;
+}
+
+void gasnete_coll_check_reduce_buffers(const gasnete_coll_extents_t *x,
+                                       const gasnete_coll_args_t *a, const char *call) {
+  size_t es = a->red.elem_size;
+  if (x->src_bytes)
+    gasnete_coll_check_buffer(call, "src", a->src, x->src_bytes, es,
                               a->flags & GASNET_COLL_SRC_IN_SEGMENT);
-  size_t dst_bytes = scan ? gasnete_coll_local_extent(r->dst_blksz, r->dst_offset, r->elem_size,
-                                                      r->elem_count, size, me)
-                          : (me == a->root ? r->elem_size : 0);
-  if (dst_bytes)
-    gasnete_coll_check_buffer(call, "dst", a->dst, dst_bytes, r->elem_size,
+  if (x->dst_bytes)
+    gasnete_coll_check_buffer(call, "dst", a->dst, x->dst_bytes, es,
                               a->flags & GASNET_COLL_DST_IN_SEGMENT);
 }

@@ -1,14 +1,17 @@
 /* reduce_builtin.c: the built-in reduction functions (gasnet_coll.h). Each
  * takes the element type in its func_arg and computes, like any client
  * function, results[i] = left[0] op .. op left[l-1] op right[0] op .. op
- * right[i], reading right[i] before writing results[i] (so results may
- * even be right).
+ * right[i], reading left[0] and right[i] before writing results[i] (so
+ * results may even be left or right: the library combines in place).
  *
  * The per-type loops are written once: BUILTIN_FOLD defines the loop for
  * one operation and one C type, and BUILTIN_DISPATCH the switch over the
  * types; C has no other way to write a loop generic over element types
- * that the compiler can still vectorise. */
-#include "coll_internal.h"
+ * that the compiler can still vectorise. The library itself calls the
+ * typed loop straight away (gasnete_coll_builtin_fold), once it has
+ * checked the type for the call: the public functions check it and
+ * switch on it at every call. */
+#include "reduce_builtin.h"
 
 #include <stdint.h>
 
@@ -131,6 +134,12 @@ static inline int loc_better_int64(const gasnet_coll_loc_int64_t *x,
 LOC_FOLD(gasnet_coll_loc_double_t, loc_better_double)
 LOC_FOLD(gasnet_coll_loc_int64_t, loc_better_int64)
 
+static void loc_mismatch(const char *fn, int type, size_t elem_size) {
+  gasneti_fatalerror("%s: func_arg %d with elem_size %zu: takes GASNET_COLL_TYPE_DOUBLE or "
+                     "GASNET_COLL_TYPE_INT64 pairs (%zu bytes)",
+                     fn, type, elem_size, sizeof(gasnet_coll_loc_double_t));
+}
+
 static void loc_dispatch(const char *fn, void *results, size_t n, const void *left, size_t nleft,
                          const void *right, size_t elem_size, int type, int want_max) {
   if (type == GASNET_COLL_TYPE_DOUBLE && elem_size == sizeof(gasnet_coll_loc_double_t))
@@ -138,9 +147,7 @@ static void loc_dispatch(const char *fn, void *results, size_t n, const void *le
   else if (type == GASNET_COLL_TYPE_INT64 && elem_size == sizeof(gasnet_coll_loc_int64_t))
     loc_fold_gasnet_coll_loc_int64_t(results, n, left, nleft, right, want_max);
   else
-    gasneti_fatalerror("%s: func_arg %d with elem_size %zu: takes GASNET_COLL_TYPE_DOUBLE or "
-                       "GASNET_COLL_TYPE_INT64 pairs (%zu bytes)",
-                       fn, type, elem_size, sizeof(gasnet_coll_loc_double_t));
+    loc_mismatch(fn, type, elem_size);
 }
 
 void gasnet_coll_fn_minloc(void *results, size_t n, const void *left, size_t nleft,
@@ -153,4 +160,69 @@ void gasnet_coll_fn_maxloc(void *results, size_t n, const void *left, size_t nle
                            const void *right, size_t elem_size, int flags, int type) {
   (void)flags;
   loc_dispatch("gasnet_coll_fn_maxloc", results, n, left, nleft, right, elem_size, type, 1);
+}
+
+/* ------------------------------------------------------------ for the library */
+static void loc_min_double(void *results, size_t n, const void *left, size_t nleft,
+                           const void *right) {
+  loc_fold_gasnet_coll_loc_double_t(results, n, left, nleft, right, 0);
+}
+static void loc_max_double(void *results, size_t n, const void *left, size_t nleft,
+                           const void *right) {
+  loc_fold_gasnet_coll_loc_double_t(results, n, left, nleft, right, 1);
+}
+static void loc_min_int64(void *results, size_t n, const void *left, size_t nleft,
+                          const void *right) {
+  loc_fold_gasnet_coll_loc_int64_t(results, n, left, nleft, right, 0);
+}
+static void loc_max_int64(void *results, size_t n, const void *left, size_t nleft,
+                          const void *right) {
+  loc_fold_gasnet_coll_loc_int64_t(results, n, left, nleft, right, 1);
+}
+
+#define BUILTIN_INT_ROW(op)                                                                      \
+  builtin_##op##_int8_t, builtin_##op##_uint8_t, builtin_##op##_int16_t, builtin_##op##_uint16_t, \
+      builtin_##op##_int32_t, builtin_##op##_uint32_t, builtin_##op##_int64_t,                   \
+      builtin_##op##_uint64_t
+#define BUILTIN_ROW(op) {BUILTIN_INT_ROW(op), builtin_##op##_float, builtin_##op##_double}
+#define BUILTIN_BITWISE_ROW(op) {BUILTIN_INT_ROW(op), NULL, NULL}
+
+/* The built-ins, in the order of gasnete_coll_builtin_t. */
+static const struct {
+  const char *name;
+  gasnet_coll_reduce_fn_t fnptr;
+  int integer_only;
+  gasnete_coll_fold_t folds[GASNET_COLL_TYPE_DOUBLE + 1]; /* by gasnet_coll_type_t */
+} builtin_table[] = {
+    {"gasnet_coll_fn_sum", gasnet_coll_fn_sum, 0, BUILTIN_ROW(sum)},
+    {"gasnet_coll_fn_prod", gasnet_coll_fn_prod, 0, BUILTIN_ROW(prod)},
+    {"gasnet_coll_fn_min", gasnet_coll_fn_min, 0, BUILTIN_ROW(min)},
+    {"gasnet_coll_fn_max", gasnet_coll_fn_max, 0, BUILTIN_ROW(max)},
+    {"gasnet_coll_fn_band", gasnet_coll_fn_band, 1, BUILTIN_BITWISE_ROW(band)},
+    {"gasnet_coll_fn_bor", gasnet_coll_fn_bor, 1, BUILTIN_BITWISE_ROW(bor)},
+    {"gasnet_coll_fn_bxor", gasnet_coll_fn_bxor, 1, BUILTIN_BITWISE_ROW(bxor)},
+    {"gasnet_coll_fn_minloc", gasnet_coll_fn_minloc, 0, {NULL}},
+    {"gasnet_coll_fn_maxloc", gasnet_coll_fn_maxloc, 0, {NULL}},
+};
+
+gasnete_coll_builtin_t gasnete_coll_builtin_of(gasnet_coll_reduce_fn_t fnptr) {
+  for (int b = 0; b < GASNETE_COLL_BUILTIN_COUNT; b++)
+    if (builtin_table[b].fnptr == fnptr) return (gasnete_coll_builtin_t)b;
+  return GASNETE_COLL_NOT_BUILTIN;
+}
+
+gasnete_coll_fold_t gasnete_coll_builtin_fold(gasnete_coll_builtin_t b, int type, size_t elem_size) {
+  if (b < GASNETE_COLL_BUILTIN_MINLOC && type >= 0 && type <= GASNET_COLL_TYPE_DOUBLE &&
+      builtin_table[b].folds[type] && elem_size == builtin_type_sizes[type])
+    return builtin_table[b].folds[type];
+  if (b == GASNETE_COLL_BUILTIN_MINLOC || b == GASNETE_COLL_BUILTIN_MAXLOC) {
+    int max = b == GASNETE_COLL_BUILTIN_MAXLOC;
+    if (type == GASNET_COLL_TYPE_DOUBLE && elem_size == sizeof(gasnet_coll_loc_double_t))
+      return max ? loc_max_double : loc_min_double;
+    if (type == GASNET_COLL_TYPE_INT64 && elem_size == sizeof(gasnet_coll_loc_int64_t))
+      return max ? loc_max_int64 : loc_min_int64;
+    loc_mismatch(builtin_table[b].name, type, elem_size);
+  }
+  builtin_check(builtin_table[b].name, type, elem_size, builtin_table[b].integer_only);
+  return builtin_table[b].folds[type];
 }

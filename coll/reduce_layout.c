@@ -1,17 +1,21 @@
 /* reduce_layout.c: see reduce_layout.h. */
 #include "reduce_layout.h"
 
-/* The piece of the array in block b (any rank). */
+/* The piece of the array in block b (any rank). Block b holds global
+ * positions [b * blksz, (b + 1) * blksz); its owner keeps it as its block
+ * number b / size, at local element (b / size) * blksz. */
 static int gasnete_coll_layout_block_piece(const gasnete_coll_layout_t *l, uint64_t b,
                                            gasnete_coll_piece_t *piece_p) {
-  if (b < gasnete_coll_layout_first_block(l) || b > gasnete_coll_layout_last_block(l)) return 0;
-  uint64_t start = b * l->blksz, end = start + l->blksz;
-  if (start < l->off) start = l->off;
-  if (end > l->off + l->count) end = l->off + l->count;
-  piece_p->row = b / l->size;
+  uint64_t block_start, block_end, end = l->off + l->count;
+  if (__builtin_mul_overflow(b, l->blksz, &block_start) || block_start >= end) return 0;
+  block_end = block_start + l->blksz;
+  if (block_end <= l->off) return 0;
+  uint64_t start = block_start < l->off ? l->off : block_start;
+  uint64_t row = b < l->size ? 0 : b / l->size;
+  piece_p->row = row;
   piece_p->first = start - l->off;
-  piece_p->local = gasnete_coll_layout_local_index(l, piece_p->first);
-  piece_p->nelems = end - start;
+  piece_p->local = row * l->blksz + (start - block_start);
+  piece_p->nelems = (block_end < end ? block_end : end) - start;
   return 1;
 }
 
@@ -20,8 +24,10 @@ int gasnete_coll_layout_piece(const gasnete_coll_layout_t *l, uint64_t row, uint
   return gasnete_coll_layout_block_piece(l, row * l->size + rank, piece_p);
 }
 
-uint64_t gasnete_coll_layout_local_run(const gasnete_coll_layout_t *l, uint32_t rank,
-                                       uint64_t *local_p) {
+/* Arrays of several rows (local_run, in reduce_layout.h, answers one-row
+ * arrays itself). */
+uint64_t gasnete_coll_layout_local_run_rows(const gasnete_coll_layout_t *l, uint32_t rank,
+                                            uint64_t *local_p) {
   uint64_t b0 = gasnete_coll_layout_first_block(l), b1 = gasnete_coll_layout_last_block(l);
   uint64_t P = l->size;
   uint64_t first = b0 + (rank + P - b0 % P) % P; /* rank's first block at or after b0 */
@@ -36,6 +42,7 @@ uint64_t gasnete_coll_layout_local_run(const gasnete_coll_layout_t *l, uint32_t 
 
 /* How far blocks are renumbered so that rank shift comes first in a row. */
 static uint64_t gasnete_coll_layout_rotation(const gasnete_coll_layout_t *l, uint32_t shift) {
+  if (shift < l->size) return shift ? l->size - shift : 0;
   return (l->size - shift % l->size) % l->size;
 }
 
@@ -45,6 +52,15 @@ static int64_t gasnete_coll_floor_div(int64_t a, int64_t b) {
 
 int gasnete_coll_layout_rows(const gasnete_coll_layout_t *l, uint32_t shift, uint32_t vrank,
                              uint32_t nranks, uint64_t *lo_p, uint64_t *hi_p) {
+  if (l->one_row && nranks == 1 && shift < l->size && vrank < l->size) {
+    /* One rank, whose only block is number rank: rotated, row 0 or 1. */
+    uint64_t rank = (uint64_t)vrank + shift, local;
+    if (rank >= l->size) rank -= l->size;
+    if (!gasnete_coll_layout_local_run(l, (uint32_t)rank, &local)) return 0;
+    *lo_p = rank + gasnete_coll_layout_rotation(l, shift) >= l->size;
+    *hi_p = *lo_p + 1;
+    return 1;
+  }
   int64_t rot = (int64_t)gasnete_coll_layout_rotation(l, shift), P = l->size;
   int64_t b0 = (int64_t)gasnete_coll_layout_first_block(l) + rot;
   int64_t b1 = (int64_t)gasnete_coll_layout_last_block(l) + rot;

@@ -338,7 +338,8 @@ const gasnete_coll_alg_t gasnete_coll_scan_algs[] = {
     {"chain", "the prefix of the ranks before passed down a chain (arrays of one row)",
      GASNETE_COLL_SCAN, 0, gasnete_coll_scan_chain_eligible, gasnete_coll_scan_chain_setup,
      gasnete_coll_scan_chain_progress, gasnete_coll_scan_chain_deliver,
-     gasnete_coll_scan_chain_cleanup, gasnete_coll_scan_chain_quick},
+     gasnete_coll_scan_chain_cleanup, gasnete_coll_scan_chain_quick,
+     gasnete_coll_scan_chain_prepare},
 };
 const unsigned gasnete_coll_scan_nalgs =
     sizeof(gasnete_coll_scan_algs) / sizeof(gasnete_coll_scan_algs[0]);

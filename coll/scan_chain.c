@@ -126,27 +126,49 @@ gasnete_coll_progress_t gasnete_coll_scan_chain_progress(gasnete_coll_op_t *op) 
 void gasnete_coll_scan_chain_cleanup(gasnete_coll_op_t *op) { (void)op; /* all in the op's scratch */ }
 
 /* Without an op, for small elements: rank 0, and a rank whose prefix from
- * rank p - 1 arrived early, run every step at once, on the stack. */
+ * rank p - 1 arrived early, run every step at once, on the stack. Where
+ * this rank's elements lie and how the function is applied are worked out
+ * once per team plan. */
 #define SCAN_CHAIN_QUICK_ELEM 64u
+
+typedef struct {
+  int ok;                  /* small elements: the quick path applies */
+  uint64_t local, n;       /* my elements */
+  gasnete_coll_apply_t fn; /* without scratch (the quick path's own) */
+} scan_chain_prep_t;
+
+void gasnete_coll_scan_chain_prepare(const gasnete_coll_op_t *op, void *prep) {
+  _Static_assert(sizeof(scan_chain_prep_t) <= GASNETE_COLL_PREP_WORDS * sizeof(uint64_t),
+                 "the chain's plan fits a plan's room");
+  scan_chain_prep_t *p = prep;
+  const gasnete_coll_reduce_args_t *r = &op->args.red;
+  gasnete_coll_apply_init_in(&p->fn, r->func, r->func_arg, r->elem_size, NULL);
+  if (r->elem_size > SCAN_CHAIN_QUICK_ELEM) return;
+  gasnete_coll_layout_t l =
+      gasnete_coll_layout_make(r->dst_blksz, r->dst_offset, r->elem_count, op->team->size);
+  p->n = gasnete_coll_layout_local_run(&l, op->team->myrank, &p->local);
+  p->ok = 1;
+}
 
 static void scan_chain_take(void *before, const gasnete_coll_msg_t *msg) {
   memcpy((char *)before + msg->offset, msg->data, msg->nbytes);
 }
 
-int gasnete_coll_scan_chain_quick(gasnete_coll_op_t *op) {
-  const gasnete_coll_reduce_args_t *r = &op->args.red;
-  size_t es = r->elem_size;
-  if (es > SCAN_CHAIN_QUICK_ELEM) return 0;
+int gasnete_coll_scan_chain_quick(gasnete_coll_op_t *op, const void *prep) {
+  const scan_chain_prep_t *p = prep;
+  size_t es = op->args.red.elem_size;
+  if (!p->ok) return 0;
   char scratch[SCAN_CHAIN_QUICK_ELEM], own[SCAN_CHAIN_QUICK_ELEM];
-  char before[SCAN_CHAIN_QUICK_ELEM + 1] = {0}, pass[SCAN_CHAIN_QUICK_ELEM + 1];
+  char before[SCAN_CHAIN_QUICK_ELEM + 1], pass[SCAN_CHAIN_QUICK_ELEM + 1];
+  before[es] = 0; /* rank 0: nothing before it */
   if (op->team->myrank > 0 &&
       !gasnete_coll_early_take(op->team->id, op->seq, es + 1, scan_chain_take, before))
     return 0;
-  scan_chain_t c = {0};
-  gasnete_coll_layout_t l =
-      gasnete_coll_layout_make(r->dst_blksz, r->dst_offset, r->elem_count, op->team->size);
-  c.n = gasnete_coll_layout_local_run(&l, op->team->myrank, &c.local);
-  gasnete_coll_apply_init_in(&c.fn, r->func, r->func_arg, es, scratch);
+  scan_chain_t c;
+  c.fn = p->fn;
+  c.fn.scratch = scratch;
+  c.local = p->local;
+  c.n = p->n;
   c.own = own;
   c.before = before;
   c.pass = pass;

@@ -65,21 +65,18 @@ static void scatter_take(void *dst, const gasnete_coll_msg_t *msg) {
 
 /* Without an op: the root sends and keeps its block; a leaf whose block
  * arrived early takes it. */
-static int scatter_tree_quick(gasnete_coll_op_t *op) {
+static int scatter_tree_quick(gasnete_coll_op_t *op, const void *prep) {
   const gasnete_coll_args_t *a = &op->args;
-  gasnete_coll_treepos_t pos;
-  gasnete_coll_treepos_init(&pos, op);
-  int done = 0;
-  if (pos.vrank == 0) {
-    scatter_tree_forward(op, &pos, NULL);
+  const gasnete_coll_tree_prep_t *t = prep;
+  if (!t->ok) return 0;
+  if (t->pos.vrank == 0) {
+    scatter_tree_forward(op, &t->pos, NULL);
     const char *mine = (const char *)a->src + (size_t)op->team->myrank * a->nbytes;
     if (mine != a->dst) memcpy(a->dst, mine, a->nbytes);
-    done = 1;
-  } else if (pos.subtree == 1) {
-    done = gasnete_coll_early_take(op->team->id, op->seq, a->nbytes, scatter_take, a->dst);
+    return 1;
   }
-  gasnete_coll_treepos_free(&pos);
-  return done;
+  return t->pos.subtree == 1 &&
+         gasnete_coll_early_take(op->team->id, op->seq, a->nbytes, scatter_take, a->dst);
 }
 
 static gasnete_coll_progress_t scatter_tree_progress(gasnete_coll_op_t *op) {
@@ -158,7 +155,8 @@ static void scatter_direct_setup(gasnete_coll_op_t *op) {
 
 #define SCATTER_TREE(name_, shape_, desc_)                                                   \
   {name_, desc_, GASNETE_COLL_SCATTER, shape_, scatter_any, scatter_tree_setup,             \
-   scatter_tree_progress, scatter_tree_deliver, scatter_tree_cleanup, scatter_tree_quick}
+   scatter_tree_progress, scatter_tree_deliver, scatter_tree_cleanup, scatter_tree_quick,    \
+   gasnete_coll_tree_prepare}
 
 const gasnete_coll_alg_t gasnete_coll_scatter_algs[] = {
     SCATTER_TREE("flat", GASNETE_COLL_TREE_FLAT, "root sends each block in AM chunks"),

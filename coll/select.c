@@ -259,22 +259,6 @@ const gasnete_coll_alg_t *gasnete_coll_select(const gasnete_coll_args_t *args,
                               gasnete_coll_default_name(args, team->size, gasnete_coll_hier_pays(team)));
 }
 
-const gasnete_coll_alg_t *gasnete_coll_select_for_team(gasnete_coll_team_t *team,
-                                                       const gasnete_coll_args_t *args) {
-  /* The choice depends on nothing else (reduce and scan: their layouts). */
-  if (team->last_choice.alg && team->last_choice.kind == args->kind &&
-      team->last_choice.nbytes == args->nbytes && team->last_choice.flags == args->flags &&
-      !memcmp(&team->last_choice.red, &args->red, sizeof(args->red)))
-    return team->last_choice.alg;
-  const gasnete_coll_alg_t *alg = gasnete_coll_select(args, team);
-  team->last_choice.alg = alg;
-  team->last_choice.kind = args->kind;
-  team->last_choice.nbytes = args->nbytes;
-  team->last_choice.flags = args->flags;
-  team->last_choice.red = args->red;
-  return alg;
-}
-
 gasnete_coll_alg_table_view_t gasnete_coll_select_table(gasnete_coll_kind_t kind) {
   const gasnete_coll_alg_table_t *t = &gasnete_coll_tables[kind];
   gasnete_coll_alg_table_view_t v = {t->op_name, t->env_name, t->algs, *t->nalgs, t->forced};
