@@ -25,12 +25,13 @@
 /* AM size limits.
  *
  * Medium, 64 KiB: a Medium that fits in a receive buffer (a "packet",
- * GASNET_MPI_PACKET_SIZE, 4 KiB by default) travels in one message; a
- * larger one sends its header in a packet and the payload as a second
- * message received into a buffer of exactly its size. So the limit costs no
- * pre-posted memory; 64 KiB matches the smp conduit, so a client tuned for
- * one runs unchanged on the other, and is already well into the range where
- * a Medium moves at the network's bandwidth.
+ * GASNET_MPI_PACKET_SIZE) travels in one message; with a smaller packet
+ * setting a larger one sends its header in a packet and the payload as a
+ * second message received into a buffer of exactly its size. The default
+ * packet (64 KiB + 128 bytes) holds the largest Medium, so every Medium is
+ * one message. 64 KiB matches the smp conduit, so a client tuned for one
+ * runs unchanged on the other, and is already well into the range where a
+ * Medium moves at the network's bandwidth.
  *
  * Long, 4 MiB: a Long payload larger than a packet is received by MPI
  * straight into the destination segment (no copy, no bounce buffer), so the

@@ -62,7 +62,11 @@ static void gasnetc_init_allreduce(void *value, MPI_Datatype type, MPI_Op op, MP
 
 /* Default sizes of the protocol (see docs/mpi-conduit.md for the numbers
  * behind them). */
-#define GASNETC_DEFAULT_PACKET 4096
+/* A packet holds a Medium of gasnet_AMMaxMedium() (64 KiB, the chunk the
+ * collectives and extended-ref's AM put/get send) with its header and 16
+ * arguments, so those travel as one message: over TCP a second message
+ * costs a rendezvous round trip per chunk. */
+#define GASNETC_DEFAULT_PACKET (65536 + 128)
 #define GASNETC_DEFAULT_DEPTH 16
 #define GASNETC_DEFAULT_BOUNCE_MAX 8192
 #define GASNETC_DEFAULT_RECVS 16

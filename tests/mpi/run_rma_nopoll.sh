@@ -25,6 +25,10 @@ PROG=conformance/mpi/tests/ext/testnopoll
 # would be a copy, done without node 0 whatever the setting.
 GASNET_SUPERNODE_MAXSIZE=1
 export GASNET_SUPERNODE_MAXSIZE
+# The Long payloads that RMA writes are those that do not fit in a packet
+# (64 KiB + 128 bytes by default): smaller ones travel in the packet and
+# wait for node 0's poll like any AM.
+LONGS="-long 70001 1048589 4194304" # words: unquoted on purpose below
 # One node has no peer to wait for it: only counts of 2 and more
 # (GASNET_TEST_NODES may bring a 1).
 COUNTS=""
@@ -55,8 +59,8 @@ row() {
 
 if [ "$MPI_KIND" = openmpi ]; then
   # Shared memory: osc/rdma writes with CMA; auto takes it.
-  row vader 0 "$PROG" -long
-  row vader 0 GASNET_MPI_RMA=on "$PROG" -long
+  row vader 0 "$PROG" $LONGS
+  row vader 0 GASNET_MPI_RMA=on "$PROG" $LONGS
   row vader '!0' GASNET_MPI_RMA=off "$PROG"
   # osc/ucx (Debian disables it; enabled here) waits for the target.
   row vader '!0' GASNET_MPI_RMA=on OMPI_MCA_osc=ucx "$PROG"
@@ -71,6 +75,6 @@ else
   # spinning on a core of its own: a longer sleep leaves room for that on
   # a machine with fewer cores than threads.
   row default 0 GASNET_MPI_RMA=on GASNET_MPI_THREAD=MULTIPLE MPIR_CVAR_ASYNC_PROGRESS=1 \
-    "$PROG" -long -sleep 6
+    "$PROG" $LONGS -sleep 6
 fi
 mpi_finish
