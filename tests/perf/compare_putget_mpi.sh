@@ -78,8 +78,10 @@ while [ "$k" -le "$rounds" ]; do
     osc=
     [ "$tr" = tcp ] && osc=OMPI_MCA_osc=ucx
     # shellcheck disable=SC2086 # option lists are split into words on purpose
-    job "$tr" am env GASNET_MPI_RMA=off "$run" -n 2 "$ours" $opts
-    job "$tr" rma env $osc GASNET_MPI_RMA=on "$run" -n 2 "$ours" $opts
+    # No supernodes: the two processes would otherwise share memory and
+    # copy, and neither the AM nor the RMA path would be measured.
+    job "$tr" am env GASNET_SUPERNODE_MAXSIZE=1 GASNET_MPI_RMA=off "$run" -n 2 "$ours" $opts
+    job "$tr" rma env $osc GASNET_SUPERNODE_MAXSIZE=1 GASNET_MPI_RMA=on "$run" -n 2 "$ours" $opts
     job "$tr" mpi env $osc "$run" -n 2 "$twin" $opts
   done
   k=$((k + 1))
