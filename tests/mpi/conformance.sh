@@ -62,6 +62,9 @@ GASNET_MPIRUN_ARGS="$(transport_args "$TRANSPORTS") ${GASNET_MPIRUN_ARGS:-}"
 export GASNET_MPIRUN_ARGS
 LABEL=$TRANSPORTS$(echo "$SHAPE" | sed 's/GASNET_//g; s/[^A-Za-z0-9]/_/g')
 echo "=== mpi conduit, transport $TRANSPORTS ($GASNET_MPIRUN_ARGS)${SHAPE:+, shape$SHAPE}"
+# mpi_setup's scratch directory goes now: exec drops its EXIT trap.
+rm -rf "$WORK"
+trap - EXIT
 # shellcheck disable=SC2086 # drop1 is empty or one word
 exec sh "$(dirname "$0")/../conformance.sh" -b "$BUILDDIR" -m "${GASNET_MPI_MAX_NODES:-4}" \
   -l "$LABEL" $drop1 "$@" mpi
