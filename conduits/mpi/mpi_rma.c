@@ -122,8 +122,9 @@ static void gasnetc_rma_flush_local(gasnet_node_t node) {
                     "complete RMA locally (MPI_Win_flush_local)");
 }
 
-/* Whether a transfer of nbytes goes by RMA (extended-ref has checked the
- * range and that the node is another one). */
+/* Whether a transfer of nbytes goes by RMA: the window is in use and the
+ * size reaches the threshold (extended-ref has checked the range and that
+ * the node is another one). */
 static int gasnetc_rma_takes(size_t nbytes) {
   return gasnetc_rma.enabled && nbytes >= gasnetc_rma.threshold;
 }
@@ -240,8 +241,7 @@ int gasnetc_rma_get_nb(void *dest, gasnet_node_t node, const void *src, size_t n
 
 /* ------------------------------------------------------------ AM Long payloads */
 int gasnetc_rma_long_payload(gasnet_node_t dest, const gasneti_am_t *msg) {
-  if (!gasnetc_rma.enabled || dest == gasneti_mynode || !gasnetc_rma_takes(msg->nbytes))
-    return 0;
+  if (dest == gasneti_mynode || !gasnetc_rma_takes(msg->nbytes)) return 0;
   const gasnet_seginfo_t *seg = &gasneti_seginfo[dest];
   uintptr_t lo = (uintptr_t)seg->addr, a = (uintptr_t)msg->dest_addr;
   if (a < lo || a - lo > seg->size || msg->nbytes > seg->size - (a - lo)) return 0;
