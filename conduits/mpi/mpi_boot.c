@@ -62,10 +62,11 @@ static void gasnetc_init_allreduce(void *value, MPI_Datatype type, MPI_Op op, MP
 
 /* Default sizes of the protocol (see docs/mpi-conduit.md for the numbers
  * behind them). */
-/* A packet holds a Medium of gasnet_AMMaxMedium() (64 KiB, the chunk the
- * collectives and extended-ref's AM put/get send) with its header and 16
- * arguments, so those travel as one message: over TCP a second message
- * costs a rendezvous round trip per chunk. */
+/* A packet holds a Long of 64 KiB (the size extended-ref's put/get and the
+ * put-based collectives often move) with its header and 16 arguments, and
+ * so every Medium (gasnet_core.h), each as one message: over TCP a second
+ * message costs a rendezvous round trip. A full packet is a little over
+ * Open MPI's 64 KiB TCP eager limit, but no Medium is. */
 #define GASNETC_DEFAULT_PACKET (65536 + 128)
 #define GASNETC_DEFAULT_DEPTH 16
 #define GASNETC_DEFAULT_BOUNCE_MAX 8192
