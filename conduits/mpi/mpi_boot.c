@@ -68,7 +68,11 @@ static void gasnetc_init_allreduce(void *value, MPI_Datatype type, MPI_Op op, MP
  * message costs a rendezvous round trip. A full packet is a little over
  * Open MPI's 64 KiB TCP eager limit, but no Medium is. */
 #define GASNETC_DEFAULT_PACKET (65536 + 128)
-#define GASNETC_DEFAULT_DEPTH 16
+/* Credits per peer and channel. A receiver returns them in a control
+ * message once it owes half of them, one message per depth / 2 packets:
+ * at 16, a stream of small AMs over TCP spent a tenth of its time on
+ * them (docs/mpi-conduit.md, "How the defaults were chosen"). */
+#define GASNETC_DEFAULT_DEPTH 64
 #define GASNETC_DEFAULT_BOUNCE_MAX 8192
 #define GASNETC_DEFAULT_RECVS 16
 #define GASNETC_MAX_RECVS 4096
