@@ -52,8 +52,14 @@ static size_t gasnete_coll_put_threshold = 8192;
  * GASNET_COLL_FLOW_THRESHOLD. */
 static size_t gasnete_coll_flow_threshold = 131072;
 
-/* Above 3 ranks, the chain scan only for fewer bytes a rank than this. */
+/* Above 3 ranks, the chain scan only for fewer bytes a rank than this
+ * within one supernode, and than the _NET one on a team over several:
+ * there every dissemination round waits for messages across the network
+ * from ranks that are themselves waiting, while the chain's ranks only
+ * wait for lower ones, so scans issued back to back flow (docs/collectives.md,
+ * "How the selector was tuned"). */
 #define GASNETE_COLL_CHAIN_SCAN_MAX 32768u
+#define GASNETE_COLL_CHAIN_SCAN_MAX_NET 524288u
 
 /* At and above this many bytes per block, a broadcast, scatter or gather
  * out of the segment reads peers' buffers directly where the conduit
@@ -202,8 +208,11 @@ static int gasnete_coll_hier_wins(const gasnete_coll_args_t *a, int large) {
  * flow-controlled ones from it, put when the destination is in the
  * segment. A team over several supernodes takes hier first where it
  * wins (above). */
-static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a, gasnet_node_t size,
-                                             int hier) {
+static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a,
+                                             const gasnete_coll_team_t *team) {
+  gasnet_node_t size = team->size;
+  int hier = gasnete_coll_hier_pays(team);
+  int networked = team->hier.nruns > 1; /* over several supernodes */
   int put_ok = (a->flags & GASNET_COLL_DST_IN_SEGMENT) && a->nbytes >= gasnete_coll_put_threshold;
   int direct_ok = gasnete_coll_xmem_all && a->nbytes >= gasnete_coll_direct_threshold;
   int large = a->nbytes >= gasnete_coll_flow_threshold;
@@ -243,7 +252,8 @@ static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a, gasne
      * its elements). */
     case GASNETE_COLL_SCAN: {
       size_t per_rank = a->red.elem_size * (a->red.elem_count / size);
-      int chain = size <= 3 || (size <= 8 && per_rank < GASNETE_COLL_CHAIN_SCAN_MAX);
+      size_t chain_max = networked ? GASNETE_COLL_CHAIN_SCAN_MAX_NET : GASNETE_COLL_CHAIN_SCAN_MAX;
+      int chain = size <= 3 || (size <= 8 && per_rank < chain_max);
       return chain && gasnete_coll_scan_chain_eligible(a, size) ? "chain" : "dissem";
     }
     default: break;
@@ -255,8 +265,7 @@ const gasnete_coll_alg_t *gasnete_coll_select(const gasnete_coll_args_t *args,
                                               const gasnete_coll_team_t *team) {
   const gasnete_coll_alg_t *forced = gasnete_coll_tables[args->kind].forced;
   if (forced && forced->eligible(args, team->size)) return forced;
-  return gasnete_coll_by_name(args->kind,
-                              gasnete_coll_default_name(args, team->size, gasnete_coll_hier_pays(team)));
+  return gasnete_coll_by_name(args->kind, gasnete_coll_default_name(args, team));
 }
 
 gasnete_coll_alg_table_view_t gasnete_coll_select_table(gasnete_coll_kind_t kind) {
