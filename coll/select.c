@@ -176,6 +176,13 @@ static const gasnete_coll_alg_t *gasnete_coll_by_name(gasnete_coll_kind_t kind, 
   return alg;
 }
 
+/* Up to this many bytes, a broadcast over several supernodes takes the
+ * binomial tree even at 3 or 4 ranks: when each send crosses the network
+ * the root's P - 1 sends of flat cost more than the tree's extra hop (over
+ * TCP at 4 ranks, 8 B to 16 KiB, about a quarter less time; at 64 KiB
+ * flat was ahead again: docs/collectives.md, "How the selector was tuned"). */
+#define GASNETE_COLL_NET_BCAST_TREE_MAX 16384u
+
 /* Below this many bytes per block a scatter or gather out of the segment
  * takes hier where it may (gasnete_coll_hier_wins). */
 #define GASNETE_COLL_HIER_BLOCK_MAX 16384u
@@ -226,6 +233,7 @@ static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a,
     case GASNETE_COLL_BROADCAST:
       if (direct_ok) return "direct";
       if (large && few) return "pipe";
+      if (networked && a->nbytes <= GASNETE_COLL_NET_BCAST_TREE_MAX) return "binomial";
       return few ? "flat" : "binomial";
     case GASNETE_COLL_SCATTER:
     case GASNETE_COLL_GATHER:
