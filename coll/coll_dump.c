@@ -88,7 +88,7 @@ void gasnete_coll_dumpTuningState(char *filename, gasnet_team_handle_t handle) {
   fprintf(f,
           "# gasnet_coll tuning state: team id %u, %u ranks; GASNET_COLL_PUT_THRESHOLD=%zu; "
           "GASNET_COLL_FLOW_THRESHOLD=%zu; GASNET_COLL_DIRECT_THRESHOLD=%s\n",
-          (unsigned)team->id, (unsigned)team->size, gasnete_coll_select_put_threshold(),
+          (unsigned)team->id, (unsigned)team->size, gasnete_coll_select_put_threshold(team),
           gasnete_coll_select_flow_threshold(), direct);
   for (int k = 0; k < GASNETE_COLL_KIND_COUNT; k++) {
     gasnete_coll_dump_algs(f, (gasnete_coll_kind_t)k);

@@ -442,7 +442,7 @@ typedef struct {
   const gasnete_coll_alg_t *forced; /* by env_name, or NULL */
 } gasnete_coll_alg_table_view_t;
 extern gasnete_coll_alg_table_view_t gasnete_coll_select_table(gasnete_coll_kind_t kind);
-extern size_t gasnete_coll_select_put_threshold(void);
+extern size_t gasnete_coll_select_put_threshold(const gasnete_coll_team_t *team);
 extern const gasnete_coll_alg_t *gasnete_coll_select(const gasnete_coll_args_t *args,
                                                      const gasnete_coll_team_t *team);
 extern void gasnete_coll_select_init(void);

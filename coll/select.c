@@ -42,8 +42,16 @@ static gasnete_coll_alg_table_t gasnete_coll_tables[GASNETE_COLL_KIND_COUNT] = {
 };
 
 /* Above this many bytes per block, moving data with puts straight into the
- * destination beats AM chunks (which copy twice); GASNET_COLL_PUT_THRESHOLD. */
+ * destination beats AM chunks (which copy twice); GASNET_COLL_PUT_THRESHOLD
+ * sets both. On a team over several supernodes puts pay only for large
+ * blocks: a peer must first announce its buffer (a round trip across the
+ * network), and a put's AM Long larger than the conduit's packet costs the
+ * transport a rendezvous, where Mediums stream. Over TCP the eager and
+ * flow-controlled algorithms took a half to a third of put's time from 8
+ * KiB to 256 KiB, level at 512 KiB, behind from 1 MiB for gather_all and
+ * exchange (docs/collectives.md, "How the selector was tuned"). */
 static size_t gasnete_coll_put_threshold = 8192;
+static size_t gasnete_coll_put_threshold_net = 524288;
 
 /* At and above this many bytes per block, the flow-controlled algorithms
  * (coll_flow.h: broadcast pipe, scatter and gather flow, gather_all ring,
@@ -138,8 +146,9 @@ void gasnete_coll_select_init(void) {
       gasneti_fatalerror("gasnet_coll_init: GASNET_COLL_TREE_RADIX=\"%s\" is not in 2..64", radix);
     gasnete_coll_tree_set_radix((uint32_t)r);
   }
-  gasnete_coll_put_threshold =
-      gasnete_coll_env_bytes("GASNET_COLL_PUT_THRESHOLD", gasnete_coll_put_threshold);
+  if (gasnet_getenv("GASNET_COLL_PUT_THRESHOLD"))
+    gasnete_coll_put_threshold = gasnete_coll_put_threshold_net =
+        gasnete_coll_env_bytes("GASNET_COLL_PUT_THRESHOLD", gasnete_coll_put_threshold);
   gasnete_coll_flow_threshold =
       gasnete_coll_env_bytes("GASNET_COLL_FLOW_THRESHOLD", gasnete_coll_flow_threshold);
   gasnete_coll_direct_init();
@@ -220,7 +229,8 @@ static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a,
   gasnet_node_t size = team->size;
   int hier = gasnete_coll_hier_pays(team);
   int networked = team->hier.nruns > 1; /* over several supernodes */
-  int put_ok = (a->flags & GASNET_COLL_DST_IN_SEGMENT) && a->nbytes >= gasnete_coll_put_threshold;
+  int put_ok = (a->flags & GASNET_COLL_DST_IN_SEGMENT) &&
+               a->nbytes >= gasnete_coll_select_put_threshold(team);
   int direct_ok = gasnete_coll_xmem_all && a->nbytes >= gasnete_coll_direct_threshold;
   int large = a->nbytes >= gasnete_coll_flow_threshold;
   int few = size <= 4;
@@ -282,6 +292,8 @@ gasnete_coll_alg_table_view_t gasnete_coll_select_table(gasnete_coll_kind_t kind
   return v;
 }
 
-size_t gasnete_coll_select_put_threshold(void) { return gasnete_coll_put_threshold; }
+size_t gasnete_coll_select_put_threshold(const gasnete_coll_team_t *team) {
+  return team->hier.nruns > 1 ? gasnete_coll_put_threshold_net : gasnete_coll_put_threshold;
+}
 size_t gasnete_coll_select_direct_threshold(void) { return gasnete_coll_direct_threshold; }
 size_t gasnete_coll_select_flow_threshold(void) { return gasnete_coll_flow_threshold; }
