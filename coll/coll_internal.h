@@ -132,8 +132,12 @@ static inline gasnet_node_t gasnete_coll_rank2node(const gasnete_coll_team_t *te
  * has more than one rank, so the hier algorithms have work to save. */
 extern void gasnete_coll_hier_learn(gasnete_coll_team_t *team, const char *call);
 extern void gasnete_coll_hier_forget(gasnete_coll_team_t *team);
+/* Does the team span several supernodes (some messages cross the network)? */
+static inline int gasnete_coll_team_networked(const gasnete_coll_team_t *team) {
+  return team->hier.nruns > 1;
+}
 static inline int gasnete_coll_hier_pays(const gasnete_coll_team_t *team) {
-  return team->hier.nruns > 1 && team->hier.nruns < team->size;
+  return gasnete_coll_team_networked(team) && team->hier.nruns < team->size;
 }
 
 /* coll_team.c: handles <-> teams. lookup ends the job, naming call and the

@@ -228,7 +228,7 @@ static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a,
                                              const gasnete_coll_team_t *team) {
   gasnet_node_t size = team->size;
   int hier = gasnete_coll_hier_pays(team);
-  int networked = team->hier.nruns > 1; /* over several supernodes */
+  int networked = gasnete_coll_team_networked(team);
   int put_ok = (a->flags & GASNET_COLL_DST_IN_SEGMENT) &&
                a->nbytes >= gasnete_coll_select_put_threshold(team);
   int direct_ok = gasnete_coll_xmem_all && a->nbytes >= gasnete_coll_direct_threshold;
@@ -293,7 +293,8 @@ gasnete_coll_alg_table_view_t gasnete_coll_select_table(gasnete_coll_kind_t kind
 }
 
 size_t gasnete_coll_select_put_threshold(const gasnete_coll_team_t *team) {
-  return team->hier.nruns > 1 ? gasnete_coll_put_threshold_net : gasnete_coll_put_threshold;
+  return gasnete_coll_team_networked(team) ? gasnete_coll_put_threshold_net
+                                           : gasnete_coll_put_threshold;
 }
 size_t gasnete_coll_select_direct_threshold(void) { return gasnete_coll_direct_threshold; }
 size_t gasnete_coll_select_flow_threshold(void) { return gasnete_coll_flow_threshold; }
