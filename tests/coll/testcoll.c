@@ -555,6 +555,9 @@ static void check_selection(const char *spec) {
   test_print0("testcoll: a %s-byte %s chooses %s, as expected\n", bytes, op, alg);
 }
 
+/* -S options one run may give: a few sizes of each op. */
+#define MAX_EXPECTED_CHOICES 16
+
 static void usage(void) {
   fprintf(stderr, "usage: testcoll [-c CONFIG] [-a OP=ALG]... [-R RADIX] [-o OPS] [-s SIZES] "
                   "[-l all|full|medium|small] [-e VAR=VALUE]... [-S OP[@BYTES]=[!]ALG]... [-v]\n  configs:");
@@ -576,7 +579,7 @@ int main(int argc, char **argv) {
   const config_t *cfg = &configs[0];
   const char *forced[OP_COUNT] = {NULL};
   const char *radix = NULL, *ops = NULL, *size_list = NULL, *level_name = NULL;
-  const char *expect_sel[OP_COUNT];
+  const char *expect_sel[MAX_EXPECTED_CHOICES];
   int nexpect = 0;
   /* Options come before gasnet_init: the forced algorithms must be in the
    * environment the nodes inherit. */
@@ -603,7 +606,7 @@ int main(int argc, char **argv) {
       snprintf(name, sizeof name, "%.*s", (int)(eq - v), v);
       setenv(name, eq + 1, 1);
     } else if (!strcmp(a, "-S")) {
-      if (!strchr(v, '=') || nexpect == OP_COUNT) usage();
+      if (!strchr(v, '=') || nexpect == MAX_EXPECTED_CHOICES) usage();
       expect_sel[nexpect++] = v;
     } else if (!strcmp(a, "-R")) radix = v;
     else if (!strcmp(a, "-o")) ops = v;
