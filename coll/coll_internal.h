@@ -447,6 +447,10 @@ typedef struct {
 } gasnete_coll_alg_table_view_t;
 extern gasnete_coll_alg_table_view_t gasnete_coll_select_table(gasnete_coll_kind_t kind);
 extern size_t gasnete_coll_select_put_threshold(const gasnete_coll_team_t *team);
+/* The algorithm of this kind with this name (fatal if there is none): for
+ * composite algorithms, which run other algorithms as their phases. */
+extern const gasnete_coll_alg_t *gasnete_coll_select_named(gasnete_coll_kind_t kind,
+                                                           const char *name);
 extern const gasnete_coll_alg_t *gasnete_coll_select(const gasnete_coll_args_t *args,
                                                      const gasnete_coll_team_t *team);
 extern void gasnete_coll_select_init(void);

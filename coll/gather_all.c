@@ -6,6 +6,7 @@
  *  - flat: every rank sends its block to every other rank, staggered
  *    (rank p sends to p+1, p+2, ...), so no rank is everyone's first target.
  *  - gather_bcast: a binomial gather to rank 0, then a binomial broadcast.
+ *  - hier: the same with the two-level trees over the supernodes.
  *  - put: every rank puts its block into every dst (dst in segment).
  *  - direct: every rank reads every other rank's src into its dst in one
  *    copy each, staggered as flat (coll_readfan.h).
@@ -157,22 +158,27 @@ static int gather_all_flat_quick(gasnete_coll_op_t *op, const void *prep) {
 static void gather_all_free_priv(gasnete_coll_op_t *op) { gasnete_coll_op_priv_free(op); }
 
 /* ------------------------------------------------------------ gather + broadcast */
-extern const gasnete_coll_alg_t gasnete_coll_gather_algs[];
-extern const gasnete_coll_alg_t gasnete_coll_bcast_algs[];
-#define GATHER_BINOMIAL (&gasnete_coll_gather_algs[1])
-#define BCAST_BINOMIAL (&gasnete_coll_bcast_algs[1])
-
-static void gather_all_gb_setup(gasnete_coll_op_t *op) {
+/* Gather every block into rank 0's dst with the gather algorithm named
+ * tree, then broadcast that dst with the broadcast algorithm of the same
+ * name. */
+static void gather_all_gb_setup_with(gasnete_coll_op_t *op, const char *tree) {
   gasnete_coll_composite_t *c = gasnete_coll_calloc(1, sizeof(*c));
   const gasnete_coll_args_t *a = &op->args;
   int flags = a->flags & ~(GASNET_COLL_AGGREGATE);
   gasnete_coll_args_t gather = {GASNETE_COLL_GATHER, a->dst, a->src, a->nbytes, 0, flags};
   gasnete_coll_args_t bcast = {GASNETE_COLL_BROADCAST, a->dst, a->dst, a->nbytes * op->team->size, 0,
                                flags};
-  gasnete_coll_composite_add(c, op, GATHER_BINOMIAL, &gather);
-  gasnete_coll_composite_add(c, op, BCAST_BINOMIAL, &bcast);
+  gasnete_coll_composite_add(c, op, gasnete_coll_select_named(GASNETE_COLL_GATHER, tree), &gather);
+  gasnete_coll_composite_add(c, op, gasnete_coll_select_named(GASNETE_COLL_BROADCAST, tree), &bcast);
   op->priv = c;
 }
+
+static void gather_all_gb_setup(gasnete_coll_op_t *op) { gather_all_gb_setup_with(op, "binomial"); }
+
+/* The two-level trees: only the supernode leaders' messages cross the
+ * network, two per leader (its run of blocks up, the whole array down),
+ * where flat sends every rank's block to every rank. */
+static void gather_all_hier_setup(gasnete_coll_op_t *op) { gather_all_gb_setup_with(op, "hier"); }
 
 static gasnete_coll_progress_t gather_all_gb_progress(gasnete_coll_op_t *op) {
   return gasnete_coll_composite_progress(op->priv);
@@ -229,6 +235,9 @@ const gasnete_coll_alg_t gasnete_coll_gather_all_algs[] = {
     {"gather_bcast", "binomial gather to rank 0, then binomial broadcast", GASNETE_COLL_GATHER_ALL,
      0, gather_all_any, gather_all_gb_setup, gather_all_gb_progress, gather_all_gb_deliver,
      gather_all_gb_cleanup},
+    {"hier", "hier gather to rank 0, then hier broadcast (supernode leaders over the network)",
+     GASNETE_COLL_GATHER_ALL, 0, gather_all_any, gather_all_hier_setup, gather_all_gb_progress,
+     gather_all_gb_deliver, gather_all_gb_cleanup},
     {"put", "every rank puts its block into every dst (dst in segment)", GASNETE_COLL_GATHER_ALL,
      0, gasnete_coll_putfan_eligible, gather_all_put_setup, gasnete_coll_putfan_alg_progress,
      gasnete_coll_putfan_alg_deliver, gasnete_coll_putfan_alg_cleanup},

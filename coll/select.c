@@ -196,6 +196,10 @@ static const gasnete_coll_alg_t *gasnete_coll_by_name(gasnete_coll_kind_t kind, 
  * takes hier where it may (gasnete_coll_hier_wins). */
 #define GASNETE_COLL_HIER_BLOCK_MAX 16384u
 
+/* The average supernode size (ranks per run) from which gather_all takes
+ * hier. */
+#define GASNETE_COLL_HIER_GATHER_ALL_RUN 4u
+
 /* On a team where hier has work to save (gasnete_coll_hier_pays), it
  * beat the choice below at every size measured, 8 B to 64 KiB, under
  * IN/OUT_MYSYNC and NOSYNC, with the mpi conduit over TCP and pretend
@@ -205,9 +209,18 @@ static const gasnete_coll_alg_t *gasnete_coll_by_name(gasnete_coll_kind_t kind, 
  * whose leaders take a run of blocks in before passing it on (at 6 ranks
  * in hosts of 3 both lost there). Not measured past the flow threshold,
  * so the flow-controlled algorithms keep large data. */
-static int gasnete_coll_hier_wins(const gasnete_coll_args_t *a, int large) {
+static int gasnete_coll_hier_wins(const gasnete_coll_args_t *a, const gasnete_coll_team_t *team,
+                                  int large) {
   switch (a->kind) {
     case GASNETE_COLL_BROADCAST: return !large;
+    /* Its gather and broadcast put four hops on the critical path where
+     * flat has one, so it pays only when it saves many messages: with
+     * supernodes of 4 ranks on average (8 ranks in hosts of 4 over TCP,
+     * 8 B to 64 KiB: a fifth to two fifths less time than dissem, the
+     * default there), not with supernodes of 2 (4 ranks: flat ahead by a
+     * fifth; 8 ranks: level with dissem). */
+    case GASNETE_COLL_GATHER_ALL:
+      return !large && team->size >= GASNETE_COLL_HIER_GATHER_ALL_RUN * team->hier.nruns;
     case GASNETE_COLL_SCATTER:
     case GASNETE_COLL_GATHER:
       return a->nbytes < GASNETE_COLL_HIER_BLOCK_MAX ||
@@ -234,7 +247,7 @@ static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a,
   int direct_ok = gasnete_coll_xmem_all && a->nbytes >= gasnete_coll_direct_threshold;
   int large = a->nbytes >= gasnete_coll_flow_threshold;
   int few = size <= 4;
-  if (hier && gasnete_coll_hier_wins(a, large)) return "hier";
+  if (hier && gasnete_coll_hier_wins(a, team, large)) return "hier";
   if (put_ok && a->kind <= GASNETE_COLL_EXCHANGE) return "put";
   switch (a->kind) {
     /* Past 4 ranks on 2 cores the eager trees stayed ahead of the
@@ -290,6 +303,10 @@ const gasnete_coll_alg_t *gasnete_coll_select(const gasnete_coll_args_t *args,
   const gasnete_coll_alg_t *forced = gasnete_coll_tables[args->kind].forced;
   if (forced && forced->eligible(args, team->size)) return forced;
   return gasnete_coll_by_name(args->kind, gasnete_coll_default_name(args, team));
+}
+
+const gasnete_coll_alg_t *gasnete_coll_select_named(gasnete_coll_kind_t kind, const char *name) {
+  return gasnete_coll_by_name(kind, name);
 }
 
 gasnete_coll_alg_table_view_t gasnete_coll_select_table(gasnete_coll_kind_t kind) {

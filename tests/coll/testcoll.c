@@ -87,9 +87,9 @@ static const config_t configs[] = {
     {"binomial", {"binomial", "binomial", "binomial", "dissem", "bruck"}, NULL},
     {"binary", {"binary", "binary", "binary", "gather_bcast", "staggered"}, NULL},
     {"knomial", {"knomial", "knomial", "knomial", "dissem", "bruck"}, "3"},
-    /* The two-level tree over the supernodes (gather_all and exchange have
-     * none: the selector's choice). */
-    {"hier", {"hier", "hier", "hier", NULL, NULL}, NULL},
+    /* The two-level trees over the supernodes (gather_all: a hier gather
+     * and a hier broadcast; exchange has none: the selector's choice). */
+    {"hier", {"hier", "hier", "hier", "hier", NULL}, NULL},
     {"put", {"put", "put", "put", "put", "put"}, NULL},
     {"direct", {"direct", "direct", "direct", "direct", "direct"}, NULL},
     /* The flow-controlled algorithms for large data (scatter and gather

@@ -84,7 +84,7 @@ static const char *const op_algs[OP_COUNT][10] = {
      NULL},
     {"flat", "binomial", "binary", "knomial", "hier", "put", "direct", "flow", NULL},
     {"flat", "binomial", "binary", "knomial", "hier", "put", "direct", "flow", NULL},
-    {"dissem", "flat", "gather_bcast", "put", "direct", "ring", NULL},
+    {"dissem", "flat", "gather_bcast", "hier", "put", "direct", "ring", NULL},
     {"staggered", "bruck", "put", "direct", "pairwise", NULL},
     {"flat", "binomial", "binary", "knomial", "hier", NULL},
     {"flat", "binomial", "binary", "knomial", "hier", NULL},
