@@ -2,8 +2,9 @@
  * GASNET_TEAM_ALL, with the semantics of gasnet_barrier_* over the team's
  * members (docs/extended.md): it completes once every member has notified;
  * wait/try return GASNET_ERR_BARRIER_MISMATCH on every member when two
- * named members gave different ids or any passed GASNET_BARRIERFLAG_MISMATCH;
- * anonymous members match anything.
+ * named members gave different ids or any passed GASNET_BARRIERFLAG_MISMATCH,
+ * and on a member whose named wait/try gives another id than the agreed
+ * name; anonymous members match anything.
  *
  * The barrier is an op of the collectives engine, so it takes the team's
  * next sequence number like any collective (every member orders it the same
@@ -106,10 +107,10 @@ static void gasnete_coll_team_barrier_check_wait(gasnete_coll_team_t *team, int 
     gasneti_fatalerror("%s: no gasnet_coll_barrier_notify is pending on team id %u (called with "
                        "id %d flags 0x%x)",
                        call, (unsigned)team->id, id, (unsigned)flags);
-  if (flags != tb->flags || (!(flags & GASNET_BARRIERFLAG_ANONYMOUS) && id != tb->id))
-    gasneti_fatalerror("%s: id %d flags 0x%x differ from those of the matching "
-                       "gasnet_coll_barrier_notify (id %d flags 0x%x)",
-                       call, id, (unsigned)flags, tb->id, (unsigned)tb->flags);
+  if (flags & ~GASNETE_COLL_BARRIER_FLAGS_KNOWN)
+    gasneti_fatalerror("%s: flags 0x%x (id %d) has bits other than GASNET_BARRIERFLAG_ANONYMOUS, "
+                       "_MISMATCH and _IMAGES",
+                       call, (unsigned)flags, id);
 }
 
 void gasnete_coll_team_barrier_notify(gasnete_coll_team_t *team, int id, int flags) {
@@ -137,25 +138,31 @@ void gasnete_coll_team_barrier_notify(gasnete_coll_team_t *team, int id, int fla
   gasnete_coll_kick();
 }
 
-static int gasnete_coll_team_barrier_finish(gasnete_coll_team_t *team) {
+/* The wait's own verdict, as gasnet_barrier_wait's (extended-ref): its
+ * flags need not repeat the notify's; a named wait must give the name the
+ * named notifies agreed on, when there is one. */
+static int gasnete_coll_team_barrier_finish(gasnete_coll_team_t *team, int id, int flags) {
   gasnete_coll_team_barrier_t *tb = &team->barrier;
   tb->notified = 0;
   tb->handle = NULL;
   tb->count++;
   tb->last_id = tb->id;
-  return (tb->last & GASNETE_COLL_CONS_MISMATCH) ? GASNET_ERR_BARRIER_MISMATCH : GASNET_OK;
+  int named_wait_differs = !(flags & GASNET_BARRIERFLAG_ANONYMOUS) &&
+                           (tb->last & GASNETE_COLL_CONS_NAMED) && (uint32_t)id != (uint32_t)tb->last;
+  return (tb->last & GASNETE_COLL_CONS_MISMATCH) || named_wait_differs ? GASNET_ERR_BARRIER_MISMATCH
+                                                                       : GASNET_OK;
 }
 
 int gasnete_coll_team_barrier_wait(gasnete_coll_team_t *team, int id, int flags) {
   gasnete_coll_team_barrier_check_wait(team, id, flags, "gasnet_coll_barrier_wait");
   gasnet_coll_wait_sync(team->barrier.handle);
-  return gasnete_coll_team_barrier_finish(team);
+  return gasnete_coll_team_barrier_finish(team, id, flags);
 }
 
 int gasnete_coll_team_barrier_try(gasnete_coll_team_t *team, int id, int flags) {
   gasnete_coll_team_barrier_check_wait(team, id, flags, "gasnet_coll_barrier_try");
   if (gasnet_coll_try_sync(team->barrier.handle) != GASNET_OK) return GASNET_ERR_NOT_READY;
-  return gasnete_coll_team_barrier_finish(team);
+  return gasnete_coll_team_barrier_finish(team, id, flags);
 }
 
 int gasnete_coll_team_barrier_result(gasnete_coll_team_t *team, int *id) {

@@ -4,15 +4,17 @@
  * implementation: GASNET_BARRIER names one (any case); unset, the
  * conduit's default, else AMDISSEM.
  *
- * Semantics (GASNet spec 1.8; docs/extended.md): a barrier completes on
- * every node once every node has notified. A mismatch is a result, never an
- * error: wait/try return GASNET_ERR_BARRIER_MISMATCH
+ * Semantics (GASNet spec 1.8 as GASNet 1.20 and later implement it;
+ * docs/extended.md): a barrier completes on every node once every node has
+ * notified. A mismatch is a result, never an error: wait/try return
+ * GASNET_ERR_BARRIER_MISMATCH
  *  - on every node, when two named notifies (flags without ANONYMOUS) gave
  *    different ids or any notify passed GASNET_BARRIERFLAG_MISMATCH (the
  *    implementations' consensus says so, the same on every node);
- *  - on this node only, when its wait/try does not repeat its notify: other
- *    flags, or a named wait with another id (decided here; the other nodes
- *    may have left the barrier already).
+ *  - on this node only, when its wait/try is named and gives another id
+ *    than the one the named notifies agreed on (decided here). A wait's
+ *    flags need not repeat its notify's: an anonymous notify may be waited
+ *    on by name and a named one anonymously.
  * Only a broken pairing (notify twice, wait/try without notify) is fatal,
  * with bad arguments and calls from handlers. Barrier calls are per node: in
  * a PAR process one thread at a time makes them. */
@@ -114,13 +116,13 @@ int gasneti_barrier_pending(void) {
 
 static unsigned gasnete_barrier_phase(void) { return gasnete_barrier_state.count & 1u; }
 
-/* Does this wait/try fail to repeat its notify (spec 1.8: the flags must be
- * equal, and a named wait's id too)? _IMAGES is ignored on both sides. */
-static int gasnete_barrier_local_mismatch(int id, int flags) {
-  const int wait_flags = flags & ~GASNET_BARRIERFLAG_IMAGES;
-  const int notify_flags = gasnete_barrier_state.flags & ~GASNET_BARRIERFLAG_IMAGES;
-  return wait_flags != notify_flags ||
-         (!(wait_flags & GASNET_BARRIERFLAG_ANONYMOUS) && id != gasnete_barrier_state.id);
+/* Does this wait/try disagree with the barrier's outcome (GASNet 1.20 and
+ * later, which clients rely on; spec 1.8 asked the wait to repeat its
+ * notify)? Its flags may differ from the notify's: only a named wait's id
+ * is checked, against the agreed name, and only when the barrier has one
+ * (some notify was named). _MISMATCH and _IMAGES on the wait play no part. */
+static int gasnete_barrier_local_mismatch(const gasnete_consensus_t *result, int id, int flags) {
+  return !(flags & GASNET_BARRIERFLAG_ANONYMOUS) && result->named && id != result->value;
 }
 
 static int gasnete_barrier_finish(const gasnete_consensus_t *result, int id, int flags) {
@@ -128,7 +130,7 @@ static int gasnete_barrier_finish(const gasnete_consensus_t *result, int id, int
   gasnete_barrier_state.count++;
   gasnete_barrier_state.last = *result;
   gasnete_barrier_state.last_id = gasnete_barrier_state.id;
-  return result->mismatch || gasnete_barrier_local_mismatch(id, flags)
+  return result->mismatch || gasnete_barrier_local_mismatch(result, id, flags)
              ? GASNET_ERR_BARRIER_MISMATCH
              : GASNET_OK;
 }

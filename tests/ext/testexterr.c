@@ -70,8 +70,8 @@ static void notify_twice(void) {
 }
 static void wait_unnotified(void) { (void)gasnet_barrier_wait(3, 0); }
 static void try_unnotified(void) { (void)gasnet_barrier_try(3, GASNET_BARRIERFLAG_ANONYMOUS); }
-/* (A wait or try that does not repeat its notify is a mismatch, not an
- * error: testbarrier checks it.) */
+/* (A wait or try whose id differs from the barrier's name is a mismatch,
+ * not an error: testbarrier checks it.) */
 static void wait_bad_flags(void) {
   gasnet_barrier_notify(4, 0);
   (void)gasnet_barrier_wait(4, 0x40);
