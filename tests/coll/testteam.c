@@ -346,9 +346,23 @@ static void test_barriers_of(int s) {
   expect_barrier(s, 9, t->rank == t->size - 1 ? GASNET_BARRIERFLAG_MISMATCH : 0, MIS,
                  "MISMATCH flag from the last rank");
   expect_barrier(s, 10, 0, GASNET_OK, "named after a mismatch");
+  /* A wait's flags need not repeat its notify's (GASNet 1.20 and later):
+   * rank 0 notifies anonymously and waits by the name the others agree on,
+   * then by another name (a mismatch for it alone); a named notify may be
+   * waited on anonymously. */
+  gasnet_coll_barrier_notify(t->team, 12, t->rank == 0 ? ANON : 0);
+  int rc = gasnet_coll_barrier_wait(t->team, 12, 0);
+  TEST_CHECK(rc == GASNET_OK, "team %s: anonymous notify, named wait: %d", slot_names[s], rc);
+  gasnet_coll_barrier_notify(t->team, 13, t->rank == 0 ? ANON : 0);
+  rc = gasnet_coll_barrier_wait(t->team, t->rank == 0 ? 14 : 13, 0);
+  TEST_CHECK(rc == (t->rank == 0 && many ? MIS : GASNET_OK),
+             "team %s: anonymous notify, wait by another name: %d", slot_names[s], rc);
+  gasnet_coll_barrier_notify(t->team, 15, 0);
+  rc = gasnet_coll_barrier_wait(t->team, 0, ANON);
+  TEST_CHECK(rc == GASNET_OK, "team %s: named notify, anonymous wait: %d", slot_names[s], rc);
+  check_result(s, 0, 15, "named notify, anonymous wait");
   /* Split phase, finished with try. */
   gasnet_coll_barrier_notify(t->team, 11, 0);
-  int rc;
   while ((rc = gasnet_coll_barrier_try(t->team, 11, 0)) == GASNET_ERR_NOT_READY) continue;
   TEST_CHECK(rc == GASNET_OK, "team %s: try returned %d", slot_names[s], rc);
 }
