@@ -28,8 +28,14 @@ gasnet_coll_handle_t gasnete_coll_initiate(gasnet_team_handle_t handle,
                                            const char *call) {
   if (!gasnete_coll_initialized) gasnete_coll_fatal_misuse(call, "called before gasnet_coll_init");
   gasnete_coll_team_t *team = gasnete_coll_team_lookup(handle, call);
-  if (gasnete_coll_team_images(team)->multi)
-    return gasnete_coll_images_initiate(team, args, blocking, call);
+  const gasnete_coll_images_t *im = gasnete_coll_team_images(team);
+  gasnete_coll_args_t elementwise;
+  if (args->kind == GASNETE_COLL_REDUCE || args->kind == GASNETE_COLL_SCAN) {
+    elementwise = *args;
+    gasnete_coll_reduce_elementwise(&elementwise, im->multi ? im->total : team->size, call);
+    args = &elementwise;
+  }
+  if (im->multi) return gasnete_coll_images_initiate(team, args, blocking, call);
   return gasnete_coll_initiate_nodes(team, args, blocking, call);
 }
 
@@ -129,8 +135,8 @@ gasnete_coll_args_t gasnete_coll_reduce_args(gasnete_coll_kind_t kind, gasnet_im
                                                     size_t elem_count, gasnet_coll_fn_handle_t func,
                                                     int func_arg, int flags) {
   gasnete_coll_args_t a = gasnete_coll_args(kind, dst, src, elem_size, root, flags);
-  gasnete_coll_reduce_args_t r = {src_blksz, src_offset, dst_blksz, dst_offset,
-                                  elem_size, elem_count, func,      func_arg};
+  gasnete_coll_reduce_args_t r = {src_blksz,  src_offset, dst_blksz, dst_offset, elem_size,
+                                  elem_count, func,       func_arg,  0};
   a.red = r;
   return a;
 }

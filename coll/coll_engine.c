@@ -358,7 +358,8 @@ static uint64_t gasnete_coll_args_digest(const gasnete_coll_args_t *args) {
   h ^= (uint64_t)(unsigned)args->flags + 0x2545f4914f6cdd1dull + (h << 6) + (h >> 2);
   const gasnete_coll_reduce_args_t *r = &args->red;
   const uint64_t red[] = {r->src_blksz, r->src_offset, r->dst_blksz, r->dst_offset,
-                          r->elem_size, r->elem_count, r->func, (uint64_t)(unsigned)r->func_arg};
+                          r->elem_size, r->elem_count, r->func, (uint64_t)(unsigned)r->func_arg,
+                          r->vec_count};
   for (unsigned i = 0; i < sizeof(red) / sizeof(red[0]); i++)
     h ^= red[i] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
   return h;

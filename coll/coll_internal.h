@@ -44,13 +44,18 @@ typedef enum {
 } gasnete_coll_kind_t;
 
 /* What reduce and scan add: the layouts of src (and of a scan's dst) and
- * the client function (reduce_layout.h, reduce_apply.h). */
+ * the client function (reduce_layout.h, reduce_apply.h). An element-wise
+ * call (blksz 0, reduce_args.c) arrives here as an array with one element
+ * per image, blksz 1: each element a vector of vec_count client elements,
+ * elem_size the vector's bytes, which reduce_apply.c combines element by
+ * element. vec_count is 0 for a layout call. */
 typedef struct {
   size_t src_blksz, src_offset;
   size_t dst_blksz, dst_offset; /* scan only */
   size_t elem_size, elem_count;
   gasnet_coll_fn_handle_t func;
   int func_arg;
+  size_t vec_count;
 } gasnete_coll_reduce_args_t;
 
 /* How much of this rank's buffers a call uses, from its single-valued
@@ -361,6 +366,11 @@ extern gasnete_coll_extents_t gasnete_coll_check_single(const gasnete_coll_team_
 extern gasnete_coll_extents_t gasnete_coll_check_reduce_single(const gasnete_coll_team_t *team,
                                                                const gasnete_coll_args_t *a,
                                                                const char *call);
+/* reduce_args.c: a reduce or scan call with blksz 0 becomes the
+ * element-wise call (gasnete_coll_reduce_args_t) over this many images,
+ * unless its flags ask for the indefinite layout. */
+extern void gasnete_coll_reduce_elementwise(gasnete_coll_args_t *a, gasnet_image_t images,
+                                            const char *call);
 /* No AGGREGATE on a blocking call. */
 extern void gasnete_coll_check_blocking(int flags, int blocking, const char *call);
 extern void gasnete_coll_check_buffers(const gasnete_coll_extents_t *x,

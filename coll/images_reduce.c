@@ -128,7 +128,7 @@ static void red_fallback_buffers(gasnete_coll_op_t *op, gasnete_coll_images_red_
   const gasnete_coll_gang_t *g = op->args.gang;
   const gasnete_coll_reduce_args_t *ia = &g->args.red;
   red_fallback_plan(r);
-  gasnete_coll_apply_init(&r->fn, ia->func, ia->func_arg, r->es);
+  gasnete_coll_apply_init(&r->fn, ia);
   int scan = g->args.kind == GASNETE_COLL_SCAN;
   size_t contribution = (size_t)r->pmax * r->es;
   in->kind = scan ? GASNETE_COLL_GATHER_ALL : GASNETE_COLL_GATHER;

@@ -81,8 +81,7 @@ static void reduce_tree_setup(gasnete_coll_op_t *op) {
   gasnete_coll_treepos_init(&t->pos, op);
   t->layout = gasnete_coll_layout_make(a->red.src_blksz, a->red.src_offset, a->red.elem_count,
                                        op->team->size);
-  gasnete_coll_apply_init_in(&t->fn, a->red.func, a->red.func_arg, a->red.elem_size,
-                             gasnete_coll_op_scratch(op, a->red.elem_size));
+  gasnete_coll_apply_init_in(&t->fn, &a->red, gasnete_coll_op_scratch(op, a->red.elem_size));
   reduce_range_init(op, &t->mine, t, a->root, t->pos.vrank, t->pos.subtree);
   t->have = gasnete_coll_op_scratch(op, (size_t)(t->mine.hi - t->mine.lo));
   t->nchildren = t->pos.nchildren;
@@ -237,7 +236,7 @@ static void reduce_tree_prepare(const gasnete_coll_op_t *op, void *prep) {
   reduce_prep_t *r = prep;
   const gasnete_coll_args_t *a = &op->args;
   size_t es = a->red.elem_size;
-  gasnete_coll_apply_init_in(&r->fn, a->red.func, a->red.func_arg, es, NULL);
+  gasnete_coll_apply_init_in(&r->fn, &a->red, NULL);
   if (es > REDUCE_QUICK_ELEM || gasnete_coll_apply_noncomm(&r->fn)) return;
   gasnete_coll_treepos_init(&r->pos, op);
   if (r->pos.children != r->pos.few) { /* too many children for the stack */

@@ -15,9 +15,8 @@ void gasnete_coll_check_fn(gasnet_coll_fn_handle_t func, const char *call) {
                        (unsigned)func, (unsigned)func);
 }
 
-void gasnete_coll_apply_init(gasnete_coll_apply_t *fn, gasnet_coll_fn_handle_t func, int arg,
-                             size_t elem_size) {
-  gasnete_coll_apply_init_in(fn, func, arg, elem_size, gasnete_coll_malloc(elem_size));
+void gasnete_coll_apply_init(gasnete_coll_apply_t *fn, const gasnete_coll_reduce_args_t *r) {
+  gasnete_coll_apply_init_in(fn, r, gasnete_coll_malloc(r->elem_size));
   fn->owns_scratch = 1;
 }
 
@@ -36,8 +35,60 @@ static inline void gasnete_coll_apply_call(const gasnete_coll_apply_t *fn, void 
               fn->arg);
 }
 
+/* ------------------------------------------------------------ element-wise
+ * acc = acc op right, vector element by vector element: a built-in's zip
+ * loop, or the client's function called as GASNet 1.x calls it. */
+static void gasnete_coll_apply_zip(const gasnete_coll_apply_t *fn, void *acc, const void *right) {
+  size_t n = fn->vec_count;
+  if (fn->zip)
+    fn->zip(acc, acc, right, n);
+  else
+    fn->fnptr(acc, n, acc, n, right, fn->elem_size / n, (int)fn->flags, fn->arg);
+}
+
+static void gasnete_coll_apply_zip_reduce(const gasnete_coll_apply_t *fn, void *out,
+                                          const void *elems, size_t n) {
+  memcpy(out, elems, fn->elem_size);
+  for (size_t j = 1; j < n; j++)
+    gasnete_coll_apply_zip(fn, out, (const char *)elems + j * fn->elem_size);
+}
+
+/* A client's function combines into its left operand, so acc = left op acc
+ * goes through the scratch vector; a zip loop may write over its right. */
+static void gasnete_coll_apply_zip_prepend(const gasnete_coll_apply_t *fn, void *acc,
+                                           const void *left) {
+  if (fn->zip) {
+    fn->zip(acc, left, acc, fn->vec_count);
+    return;
+  }
+  memcpy(fn->scratch, left, fn->elem_size);
+  gasnete_coll_apply_zip(fn, fn->scratch, acc);
+  memcpy(acc, fn->scratch, fn->elem_size);
+}
+
+static void gasnete_coll_apply_zip_prefix(const gasnete_coll_apply_t *fn, void *out,
+                                          const void *carry, const void *elems, size_t n) {
+  size_t es = fn->elem_size;
+  for (size_t i = 0; i < n; i++) {
+    char *o = (char *)out + i * es;
+    const void *before = i ? o - es : carry;
+    const void *elem = (const char *)elems + i * es;
+    if (!before) {
+      memcpy(o, elem, es);
+      continue;
+    }
+    memcpy(o, before, es);
+    gasnete_coll_apply_zip(fn, o, elem);
+  }
+}
+
+/* ------------------------------------------------------------ the helpers */
 void gasnete_coll_apply_reduce(const gasnete_coll_apply_t *fn, void *out, const void *elems,
                                size_t n) {
+  if (fn->vec_count) {
+    gasnete_coll_apply_zip_reduce(fn, out, elems, n);
+    return;
+  }
   if (n == 1) {
     memcpy(out, elems, fn->elem_size);
     return;
@@ -50,6 +101,10 @@ void gasnete_coll_apply_reduce(const gasnete_coll_apply_t *fn, void *out, const 
 /* A client's function may not write results over its operands; a
  * built-in's typed loop may (it reads both before it writes). */
 void gasnete_coll_apply_accumulate(const gasnete_coll_apply_t *fn, void *acc, const void *right) {
+  if (fn->vec_count) {
+    gasnete_coll_apply_zip(fn, acc, right);
+    return;
+  }
   if (fn->fold) {
     fn->fold(acc, 1, acc, 1, right);
     return;
@@ -59,6 +114,10 @@ void gasnete_coll_apply_accumulate(const gasnete_coll_apply_t *fn, void *acc, co
 }
 
 void gasnete_coll_apply_prepend(const gasnete_coll_apply_t *fn, void *acc, const void *left) {
+  if (fn->vec_count) {
+    gasnete_coll_apply_zip_prepend(fn, acc, left);
+    return;
+  }
   if (fn->fold) {
     fn->fold(acc, 1, left, 1, acc);
     return;
@@ -69,5 +128,9 @@ void gasnete_coll_apply_prepend(const gasnete_coll_apply_t *fn, void *acc, const
 
 void gasnete_coll_apply_prefix(const gasnete_coll_apply_t *fn, void *out, const void *carry,
                                const void *elems, size_t n) {
+  if (fn->vec_count) {
+    gasnete_coll_apply_zip_prefix(fn, out, carry, elems, n);
+    return;
+  }
   gasnete_coll_apply_call(fn, out, n, carry, carry ? 1 : 0, elems);
 }

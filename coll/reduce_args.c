@@ -9,7 +9,53 @@
 extern void gasnete_coll_check_in_segment(const char *call, const char *what, const void *addr,
                                           size_t nbytes);
 
-/* A layout's blksz 0 form names an image by its offset. */
+/* ------------------------------------------------------------ element-wise
+ * blksz 0 as GASNet 1.x reads it (gasnet_coll.h): each image's elem_count
+ * elements combine element by element with every other image's. It is the
+ * layout call of one element per image, blksz 1, whose elements are
+ * vectors of elem_count client elements (reduce_apply.c combines them), so
+ * every algorithm, the images layer and the teams run it unchanged. */
+static void gasnete_coll_check_elementwise(const gasnete_coll_args_t *a, const char *call) {
+  const gasnete_coll_reduce_args_t *r = &a->red;
+  const char *what = a->kind == GASNETE_COLL_SCAN ? "scan" : "reduce";
+  if (a->kind == GASNETE_COLL_SCAN && (r->src_blksz == 0) != (r->dst_blksz == 0))
+    gasneti_fatalerror("%s: src_blksz %zu, dst_blksz %zu: blksz 0 asks for the element-wise scan "
+                       "across images, which takes 0 for both (or pass "
+                       "GASNET_COLL_INDEFINITE_LAYOUT for the layout of one image)",
+                       call, r->src_blksz, r->dst_blksz);
+  if (r->src_offset || r->dst_offset)
+    gasneti_fatalerror("%s: %s_offset %zu with blksz 0: the element-wise %s across images takes "
+                       "offset 0 (GASNET_COLL_INDEFINITE_LAYOUT makes the offset an image number)",
+                       call, r->src_offset ? "src" : "dst",
+                       r->src_offset ? r->src_offset : r->dst_offset, what);
+  if (r->elem_size == 0) gasneti_fatalerror("%s: elem_size is 0; it must be at least 1", call);
+  if (r->elem_count == 0) gasneti_fatalerror("%s: elem_count is 0; it must be at least 1", call);
+}
+
+void gasnete_coll_reduce_elementwise(gasnete_coll_args_t *a, gasnet_image_t images,
+                                     const char *call) {
+  gasnete_coll_reduce_args_t *r = &a->red;
+  if (a->flags & GASNET_COLL_INDEFINITE_LAYOUT) { /* the layout as given; the flag is spent */
+    a->flags &= ~GASNET_COLL_INDEFINITE_LAYOUT;
+    return;
+  }
+  if (r->src_blksz != 0 && (a->kind != GASNETE_COLL_SCAN || r->dst_blksz != 0)) return;
+  gasnete_coll_check_elementwise(a, call);
+  size_t vec_bytes;
+  if (__builtin_mul_overflow(r->elem_size, r->elem_count, &vec_bytes))
+    gasneti_fatalerror("%s: elem_size %zu x elem_count %zu overflows", call, r->elem_size,
+                       r->elem_count);
+  r->vec_count = r->elem_count;
+  r->elem_size = vec_bytes;
+  r->elem_count = images;
+  r->src_blksz = 1;
+  if (a->kind == GASNETE_COLL_SCAN) r->dst_blksz = 1;
+  a->nbytes = vec_bytes;
+}
+
+/* ------------------------------------------------------------ layouts
+ * With GASNET_COLL_INDEFINITE_LAYOUT a blksz of 0 names an image by its
+ * offset. */
 static void gasnete_coll_check_layout(const char *call, const char *which, size_t blksz,
                                       size_t offset, gasnet_node_t size) {
   if (blksz == 0 && offset >= size)

@@ -8,9 +8,11 @@
  * one operation and one C type, and BUILTIN_DISPATCH the switch over the
  * types; C has no other way to write a loop generic over element types
  * that the compiler can still vectorise. The library itself calls the
- * typed loop straight away (gasnete_coll_builtin_fold), once it has
+ * typed loop straight away (gasnete_coll_builtin_loops), once it has
  * checked the type for the call: the public functions check it and
- * switch on it at every call. */
+ * switch on it at every call. For the element-wise reduce and scan
+ * (blksz 0) each operation also has a zip loop, BUILTIN_ZIP: out[i] =
+ * left[i] op right[i]. */
 #include "reduce_builtin.h"
 
 #include <stdint.h>
@@ -51,6 +53,19 @@ static void builtin_check(const char *fn, int type, size_t elem_size, int intege
     }                                                                                          \
   }
 
+#define BUILTIN_ZIP(op, T, EXPR)                                                                 \
+  static void builtin_zip_##op##_##T(void *results, const void *left, const void *right,       \
+                                     size_t n) {                                               \
+    const T *l = left, *r = right;                                                             \
+    T *out = results, a, b;                                                                    \
+    for (size_t i = 0; i < n; i++) {                                                           \
+      a = l[i];                                                                                \
+      b = r[i];                                                                                \
+      out[i] = (EXPR);                                                                         \
+    }                                                                                          \
+  }
+#define BUILTIN_FOLD_AND_ZIP(op, T, EXPR) BUILTIN_FOLD(op, T, EXPR) BUILTIN_ZIP(op, T, EXPR)
+
 #define BUILTIN_INT_TYPES(X, op, EXPR)                                                           \
   X(op, int8_t, EXPR) X(op, uint8_t, EXPR) X(op, int16_t, EXPR) X(op, uint16_t, EXPR)            \
   X(op, int32_t, EXPR) X(op, uint32_t, EXPR) X(op, int64_t, EXPR) X(op, uint64_t, EXPR)
@@ -86,13 +101,13 @@ static void builtin_check(const char *fn, int type, size_t elem_size, int intege
 /* The casts bring narrow types back to their width after C's integer
  * promotion; as in C, a signed int or wider sum that overflows is the
  * client's error. */
-BUILTIN_ALL_TYPES(BUILTIN_FOLD, sum, (__typeof__(a))(a + b))
-BUILTIN_ALL_TYPES(BUILTIN_FOLD, prod, (__typeof__(a))(a * b))
-BUILTIN_ALL_TYPES(BUILTIN_FOLD, min, (b < a ? b : a))
-BUILTIN_ALL_TYPES(BUILTIN_FOLD, max, (b > a ? b : a))
-BUILTIN_INT_TYPES(BUILTIN_FOLD, band, (__typeof__(a))(a & b))
-BUILTIN_INT_TYPES(BUILTIN_FOLD, bor, (__typeof__(a))(a | b))
-BUILTIN_INT_TYPES(BUILTIN_FOLD, bxor, (__typeof__(a))(a ^ b))
+BUILTIN_ALL_TYPES(BUILTIN_FOLD_AND_ZIP, sum, (__typeof__(a))(a + b))
+BUILTIN_ALL_TYPES(BUILTIN_FOLD_AND_ZIP, prod, (__typeof__(a))(a * b))
+BUILTIN_ALL_TYPES(BUILTIN_FOLD_AND_ZIP, min, (b < a ? b : a))
+BUILTIN_ALL_TYPES(BUILTIN_FOLD_AND_ZIP, max, (b > a ? b : a))
+BUILTIN_INT_TYPES(BUILTIN_FOLD_AND_ZIP, band, (__typeof__(a))(a & b))
+BUILTIN_INT_TYPES(BUILTIN_FOLD_AND_ZIP, bor, (__typeof__(a))(a | b))
+BUILTIN_INT_TYPES(BUILTIN_FOLD_AND_ZIP, bxor, (__typeof__(a))(a ^ b))
 
 BUILTIN_DISPATCH(sum, 0)
 BUILTIN_DISPATCH(prod, 0)
@@ -131,8 +146,18 @@ static inline int loc_better_int64(const gasnet_coll_loc_int64_t *x,
       out[i] = acc;                                                                            \
     }                                                                                          \
   }
+#define LOC_ZIP(T, better, want_max, name)                                                        \
+  static void name(void *results, const void *left, const void *right, size_t n) {             \
+    const T *l = left, *r = right;                                                             \
+    T *out = results;                                                                          \
+    for (size_t i = 0; i < n; i++) out[i] = better(&r[i], &l[i], want_max) ? r[i] : l[i];      \
+  }
 LOC_FOLD(gasnet_coll_loc_double_t, loc_better_double)
 LOC_FOLD(gasnet_coll_loc_int64_t, loc_better_int64)
+LOC_ZIP(gasnet_coll_loc_double_t, loc_better_double, 0, loc_zip_min_double)
+LOC_ZIP(gasnet_coll_loc_double_t, loc_better_double, 1, loc_zip_max_double)
+LOC_ZIP(gasnet_coll_loc_int64_t, loc_better_int64, 0, loc_zip_min_int64)
+LOC_ZIP(gasnet_coll_loc_int64_t, loc_better_int64, 1, loc_zip_max_int64)
 
 static void loc_mismatch(const char *fn, int type, size_t elem_size) {
   gasneti_fatalerror("%s: func_arg %d with elem_size %zu: takes GASNET_COLL_TYPE_DOUBLE or "
@@ -180,12 +205,13 @@ static void loc_max_int64(void *results, size_t n, const void *left, size_t nlef
   loc_fold_gasnet_coll_loc_int64_t(results, n, left, nleft, right, 1);
 }
 
-#define BUILTIN_INT_ROW(op)                                                                      \
-  builtin_##op##_int8_t, builtin_##op##_uint8_t, builtin_##op##_int16_t, builtin_##op##_uint16_t, \
-      builtin_##op##_int32_t, builtin_##op##_uint32_t, builtin_##op##_int64_t,                   \
-      builtin_##op##_uint64_t
-#define BUILTIN_ROW(op) {BUILTIN_INT_ROW(op), builtin_##op##_float, builtin_##op##_double}
-#define BUILTIN_BITWISE_ROW(op) {BUILTIN_INT_ROW(op), NULL, NULL}
+#define BUILTIN_INT_ROW(pre, op)                                                                 \
+  pre##op##_int8_t, pre##op##_uint8_t, pre##op##_int16_t, pre##op##_uint16_t, pre##op##_int32_t, \
+      pre##op##_uint32_t, pre##op##_int64_t, pre##op##_uint64_t
+#define BUILTIN_ROW(pre, op) {BUILTIN_INT_ROW(pre, op), pre##op##_float, pre##op##_double}
+#define BUILTIN_BITWISE_ROW(pre, op) {BUILTIN_INT_ROW(pre, op), NULL, NULL}
+#define BUILTIN_ROWS(op) BUILTIN_ROW(builtin_, op), BUILTIN_ROW(builtin_zip_, op)
+#define BUILTIN_BITWISE_ROWS(op) BUILTIN_BITWISE_ROW(builtin_, op), BUILTIN_BITWISE_ROW(builtin_zip_, op)
 
 /* The built-ins, in the order of gasnete_coll_builtin_t. */
 static const struct {
@@ -193,16 +219,17 @@ static const struct {
   gasnet_coll_reduce_fn_t fnptr;
   int integer_only;
   gasnete_coll_fold_t folds[GASNET_COLL_TYPE_DOUBLE + 1]; /* by gasnet_coll_type_t */
+  gasnete_coll_zip_t zips[GASNET_COLL_TYPE_DOUBLE + 1];
 } builtin_table[] = {
-    {"gasnet_coll_fn_sum", gasnet_coll_fn_sum, 0, BUILTIN_ROW(sum)},
-    {"gasnet_coll_fn_prod", gasnet_coll_fn_prod, 0, BUILTIN_ROW(prod)},
-    {"gasnet_coll_fn_min", gasnet_coll_fn_min, 0, BUILTIN_ROW(min)},
-    {"gasnet_coll_fn_max", gasnet_coll_fn_max, 0, BUILTIN_ROW(max)},
-    {"gasnet_coll_fn_band", gasnet_coll_fn_band, 1, BUILTIN_BITWISE_ROW(band)},
-    {"gasnet_coll_fn_bor", gasnet_coll_fn_bor, 1, BUILTIN_BITWISE_ROW(bor)},
-    {"gasnet_coll_fn_bxor", gasnet_coll_fn_bxor, 1, BUILTIN_BITWISE_ROW(bxor)},
-    {"gasnet_coll_fn_minloc", gasnet_coll_fn_minloc, 0, {NULL}},
-    {"gasnet_coll_fn_maxloc", gasnet_coll_fn_maxloc, 0, {NULL}},
+    {"gasnet_coll_fn_sum", gasnet_coll_fn_sum, 0, BUILTIN_ROWS(sum)},
+    {"gasnet_coll_fn_prod", gasnet_coll_fn_prod, 0, BUILTIN_ROWS(prod)},
+    {"gasnet_coll_fn_min", gasnet_coll_fn_min, 0, BUILTIN_ROWS(min)},
+    {"gasnet_coll_fn_max", gasnet_coll_fn_max, 0, BUILTIN_ROWS(max)},
+    {"gasnet_coll_fn_band", gasnet_coll_fn_band, 1, BUILTIN_BITWISE_ROWS(band)},
+    {"gasnet_coll_fn_bor", gasnet_coll_fn_bor, 1, BUILTIN_BITWISE_ROWS(bor)},
+    {"gasnet_coll_fn_bxor", gasnet_coll_fn_bxor, 1, BUILTIN_BITWISE_ROWS(bxor)},
+    {"gasnet_coll_fn_minloc", gasnet_coll_fn_minloc, 0, {NULL}, {NULL}},
+    {"gasnet_coll_fn_maxloc", gasnet_coll_fn_maxloc, 0, {NULL}, {NULL}},
 };
 
 gasnete_coll_builtin_t gasnete_coll_builtin_of(gasnet_coll_reduce_fn_t fnptr) {
@@ -211,18 +238,27 @@ gasnete_coll_builtin_t gasnete_coll_builtin_of(gasnet_coll_reduce_fn_t fnptr) {
   return GASNETE_COLL_NOT_BUILTIN;
 }
 
-gasnete_coll_fold_t gasnete_coll_builtin_fold(gasnete_coll_builtin_t b, int type, size_t elem_size) {
-  if (b < GASNETE_COLL_BUILTIN_MINLOC && type >= 0 && type <= GASNET_COLL_TYPE_DOUBLE &&
-      builtin_table[b].folds[type] && elem_size == builtin_type_sizes[type])
-    return builtin_table[b].folds[type];
-  if (b == GASNETE_COLL_BUILTIN_MINLOC || b == GASNETE_COLL_BUILTIN_MAXLOC) {
-    int max = b == GASNETE_COLL_BUILTIN_MAXLOC;
-    if (type == GASNET_COLL_TYPE_DOUBLE && elem_size == sizeof(gasnet_coll_loc_double_t))
-      return max ? loc_max_double : loc_min_double;
-    if (type == GASNET_COLL_TYPE_INT64 && elem_size == sizeof(gasnet_coll_loc_int64_t))
-      return max ? loc_max_int64 : loc_min_int64;
+/* minloc and maxloc: one pair type per func_arg. */
+static gasnete_coll_builtin_loops_t loc_loops(gasnete_coll_builtin_t b, int type, size_t elem_size) {
+  int max = b == GASNETE_COLL_BUILTIN_MAXLOC;
+  gasnete_coll_builtin_loops_t loops = {NULL, NULL};
+  if (type == GASNET_COLL_TYPE_DOUBLE && elem_size == sizeof(gasnet_coll_loc_double_t)) {
+    loops.fold = max ? loc_max_double : loc_min_double;
+    loops.zip = max ? loc_zip_max_double : loc_zip_min_double;
+  } else if (type == GASNET_COLL_TYPE_INT64 && elem_size == sizeof(gasnet_coll_loc_int64_t)) {
+    loops.fold = max ? loc_max_int64 : loc_min_int64;
+    loops.zip = max ? loc_zip_max_int64 : loc_zip_min_int64;
+  } else {
     loc_mismatch(builtin_table[b].name, type, elem_size);
   }
+  return loops;
+}
+
+gasnete_coll_builtin_loops_t gasnete_coll_builtin_loops(gasnete_coll_builtin_t b, int type,
+                                                        size_t elem_size) {
+  if (b == GASNETE_COLL_BUILTIN_MINLOC || b == GASNETE_COLL_BUILTIN_MAXLOC)
+    return loc_loops(b, type, elem_size);
   builtin_check(builtin_table[b].name, type, elem_size, builtin_table[b].integer_only);
-  return builtin_table[b].folds[type];
+  gasnete_coll_builtin_loops_t loops = {builtin_table[b].folds[type], builtin_table[b].zips[type]};
+  return loops;
 }

@@ -13,6 +13,10 @@
 typedef void (*gasnete_coll_fold_t)(void *results, size_t n, const void *left, size_t nleft,
                                     const void *right);
 
+/* results[i] = left[i] op right[i] for i < n: the element-wise combination
+ * of the element-wise reduce and scan (blksz 0); results may be left. */
+typedef void (*gasnete_coll_zip_t)(void *results, const void *left, const void *right, size_t n);
+
 typedef enum {
   GASNETE_COLL_NOT_BUILTIN = -1,
   GASNETE_COLL_BUILTIN_SUM,
@@ -29,10 +33,14 @@ typedef enum {
 
 /* Which built-in fnptr is, if any (gasnet_coll_init asks once per entry). */
 extern gasnete_coll_builtin_t gasnete_coll_builtin_of(gasnet_coll_reduce_fn_t fnptr);
-/* The typed loop of built-in b for func_arg type and elem_size. A type the
- * function does not take, or an elem_size that does not match it, ends the
- * job with the message the function itself gives. */
-extern gasnete_coll_fold_t gasnete_coll_builtin_fold(gasnete_coll_builtin_t b, int type,
-                                                     size_t elem_size);
+/* The typed loops of built-in b for func_arg type and elem_size. A type
+ * the function does not take, or an elem_size that does not match it, ends
+ * the job with the message the function itself gives. */
+typedef struct {
+  gasnete_coll_fold_t fold;
+  gasnete_coll_zip_t zip;
+} gasnete_coll_builtin_loops_t;
+extern gasnete_coll_builtin_loops_t gasnete_coll_builtin_loops(gasnete_coll_builtin_t b, int type,
+                                                               size_t elem_size);
 
 #endif

@@ -91,7 +91,7 @@ static void scan_setup(gasnete_coll_op_t *op) {
   scan_t *s = gasnete_coll_calloc(1, sizeof(*s));
   s->src = gasnete_coll_layout_make(r->src_blksz, r->src_offset, r->elem_count, size);
   s->dst = gasnete_coll_layout_make(r->dst_blksz, r->dst_offset, r->elem_count, size);
-  gasnete_coll_apply_init(&s->fn, r->func, r->func_arg, r->elem_size);
+  gasnete_coll_apply_init(&s->fn, r);
   s->nrows = gasnete_coll_layout_nrows(&s->dst);
   s->dst_n = gasnete_coll_layout_local_run(&s->dst, op->team->myrank, &s->dst_local);
   if (scan_same_layout(&s->src, &s->dst)) {

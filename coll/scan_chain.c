@@ -46,7 +46,7 @@ void gasnete_coll_scan_chain_setup(gasnete_coll_op_t *op) {
   gasnete_coll_layout_t l =
       gasnete_coll_layout_make(r->dst_blksz, r->dst_offset, r->elem_count, op->team->size);
   c->n = gasnete_coll_layout_local_run(&l, op->team->myrank, &c->local);
-  gasnete_coll_apply_init_in(&c->fn, r->func, r->func_arg, es, gasnete_coll_op_scratch(op, es));
+  gasnete_coll_apply_init_in(&c->fn, r, gasnete_coll_op_scratch(op, es));
   c->own = gasnete_coll_op_scratch(op, es);
   c->before = gasnete_coll_op_scratch(op, es + 1);
   c->pass = gasnete_coll_op_scratch(op, es + 1);
@@ -142,7 +142,7 @@ void gasnete_coll_scan_chain_prepare(const gasnete_coll_op_t *op, void *prep) {
                  "the chain's plan fits a plan's room");
   scan_chain_prep_t *p = prep;
   const gasnete_coll_reduce_args_t *r = &op->args.red;
-  gasnete_coll_apply_init_in(&p->fn, r->func, r->func_arg, r->elem_size, NULL);
+  gasnete_coll_apply_init_in(&p->fn, r, NULL);
   if (r->elem_size > SCAN_CHAIN_QUICK_ELEM) return;
   gasnete_coll_layout_t l =
       gasnete_coll_layout_make(r->dst_blksz, r->dst_offset, r->elem_count, op->team->size);

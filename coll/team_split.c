@@ -196,8 +196,8 @@ static gasnet_team_handle_t gasnete_coll_split_by_node(gasnet_team_handle_t pare
   return result;
 }
 
-gasnet_team_handle_t gasnete_coll_team_split(gasnet_team_handle_t parent, gasnet_node_t color,
-                                             gasnet_node_t relrank, void *clientdata) {
+gasnet_team_handle_t gasnete_coll_team_split_with(gasnet_team_handle_t parent, gasnet_node_t color,
+                                                  gasnet_node_t relrank, void *clientdata) {
   static const char call[] = "gasnet_coll_team_split";
   gasnete_coll_check_creation_call(call);
   gasnete_coll_split_rec_t mine = {1, color, relrank, 0};

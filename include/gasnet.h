@@ -89,6 +89,32 @@ typedef void *gasnet_threadinfo_t;
 #define GASNET_GET_THREADINFO() ((gasnet_threadinfo_t)0)
 #define GASNET_POST_THREADINFO(info) ((void)(info))
 
+/* The hidden thread-info argument of GASNet-1's internal (gasnete_)
+ * functions, which some clients call directly, as GASNet-1's
+ * gasnet_extended_help.h spells it: in PAR and PARSYNC a function declared
+ * with GASNETE_THREAD_FARG takes one more argument, which callers supply
+ * with GASNETE_THREAD_GET (or GASNETE_THREAD_PASS inside such a function);
+ * in SEQ every one of these is empty. The value carried is always
+ * GASNET_GET_THREADINFO()'s, which nothing reads. */
+#if defined(GASNET_PAR) || defined(GASNET_PARSYNC)
+#define GASNETE_THREAD_FARG_ALONE gasnet_threadinfo_t const _threadinfo
+#define GASNETE_THREAD_FARG , GASNETE_THREAD_FARG_ALONE
+#define GASNETE_THREAD_GET_ALONE GASNET_GET_THREADINFO()
+#define GASNETE_THREAD_GET , GASNETE_THREAD_GET_ALONE
+#define GASNETE_THREAD_PASS_ALONE (_threadinfo)
+#define GASNETE_THREAD_PASS , GASNETE_THREAD_PASS_ALONE
+#define GASNETE_THREAD_LOOKUP GASNETE_THREAD_FARG_ALONE = GASNETE_THREAD_GET_ALONE;
+#else
+#define GASNETE_THREAD_FARG_ALONE void
+#define GASNETE_THREAD_FARG
+#define GASNETE_THREAD_GET_ALONE
+#define GASNETE_THREAD_GET
+#define GASNETE_THREAD_PASS_ALONE
+#define GASNETE_THREAD_PASS
+#define GASNETE_THREAD_LOOKUP
+#endif
+#define GASNETE_THREAD_SWALLOW(x)
+
 /* ------------------------------------------------------------ error codes */
 #define GASNET_OK 0
 #define GASNET_ERR_RAW_BASE 10000

@@ -27,6 +27,10 @@ GASNETI_BEGIN_EXTERNC
 /* Scan kinds. */
 #define GASNET_COLL_INCLUSIVE_SCAN (1 << 11)
 #define GASNET_COLL_EXCLUSIVE_SCAN (1 << 12)
+/* Reduce and scan (an extension): read blksz 0 as the "indefinite layout"
+ * of the design notes (every element on image `offset`) instead of the
+ * element-wise reduction across images GASNet 1.x clients mean by it. */
+#define GASNET_COLL_INDEFINITE_LAYOUT (1 << 13)
 /* Flags of a registered reduction function (gasnet_coll_fn_entry_t). */
 #define GASNET_COLL_AMSAFE (1 << 0)
 #define GASNET_COLL_NONCOMM (1 << 1)
@@ -103,10 +107,19 @@ extern void gasnet_coll_exchange(gasnet_team_handle_t team, void *dst, void *src
 
 /* ------------------------------------------------------------ computation
  * Reduce and prefix reduction (scan) with a function of the table given to
- * gasnet_coll_init. src (and a scan's dst) is a distributed array of
- * elem_count elements: block-cyclic with blocks of blksz elements starting
- * offset elements in, or, with blksz 0, all on image `offset`. A scan takes
- * exactly one of GASNET_COLL_INCLUSIVE_SCAN / GASNET_COLL_EXCLUSIVE_SCAN. */
+ * gasnet_coll_init (docs/collectives.md, "Reduce and scan").
+ * blksz 0 (offsets 0; for a scan both blksz 0), as GASNet 1.x clients call
+ * them: element-wise across images. Every image gives elem_count elements
+ * at src; element i of the result is every image's element i combined in
+ * image order: at dstimage for reduce, and for scan at every image, over
+ * the images up to it (inclusive) or before it (exclusive: image 0's dst
+ * is left untouched). The function is called as GASNet 1.x calls it, in
+ * place: fn(acc, n, acc, n, next, elem_size, flags, arg).
+ * blksz > 0: src (and a scan's dst) is a distributed array of elem_count
+ * elements, block-cyclic with blocks of blksz elements starting offset
+ * elements in; with GASNET_COLL_INDEFINITE_LAYOUT, blksz 0 puts every
+ * element on image `offset`. A scan takes exactly one of
+ * GASNET_COLL_INCLUSIVE_SCAN / GASNET_COLL_EXCLUSIVE_SCAN. */
 extern gasnet_coll_handle_t gasnet_coll_reduce_nb(gasnet_team_handle_t team,
                                                   gasnet_image_t dstimage, void *dst, void *src,
                                                   size_t src_blksz, size_t src_offset,
@@ -275,9 +288,9 @@ static inline uint32_t gasnet_coll_team_node2rank(gasnet_team_handle_t team, gas
  * With several images per node a team is made of whole nodes: every image
  * makes these calls, a node's images with the same arguments, and gets the
  * same handle; the team's images are numbered node-major in rank order. */
-extern gasnet_team_handle_t gasnete_coll_team_split(gasnet_team_handle_t parent,
-                                                    gasnet_node_t color, gasnet_node_t relrank,
-                                                    void *clientdata);
+extern gasnet_team_handle_t gasnete_coll_team_split_with(gasnet_team_handle_t parent,
+                                                         gasnet_node_t color,
+                                                         gasnet_node_t relrank, void *clientdata);
 extern gasnet_team_handle_t gasnete_coll_team_create(gasnet_team_handle_t parent,
                                                      gasnet_node_t nmembers,
                                                      const gasnet_node_t *members);
@@ -288,8 +301,32 @@ static inline gasnet_team_handle_t gasnet_coll_team_split(gasnet_team_handle_t p
                                                           gasnet_node_t color,
                                                           gasnet_node_t relrank,
                                                           void *clientdata) {
-  return gasnete_coll_team_split(parent, color, relrank, clientdata);
+  return gasnete_coll_team_split_with(parent, color, relrank, clientdata);
 }
+/* GASNet-1's internal spelling, which some clients call directly:
+ * gasnete_coll_team_split(parent, color, relrank, &scratch GASNETE_THREAD_GET).
+ * scratch_seg is the team's scratch segment in GASNet-1; the collectives
+ * here need no scratch space from the client, so it is accepted and not
+ * used (NULL is fine), and the team's clientdata is NULL. */
+#if defined(GASNET_PAR) || defined(GASNET_PARSYNC)
+static inline gasnet_team_handle_t gasnete_coll_team_split(gasnet_team_handle_t parent,
+                                                           gasnet_node_t color,
+                                                           gasnet_node_t relrank,
+                                                           gasnet_seginfo_t *scratch_seg,
+                                                           gasnet_threadinfo_t threadinfo) {
+  (void)threadinfo;
+  (void)scratch_seg;
+  return gasnete_coll_team_split_with(parent, color, relrank, NULL);
+}
+#else
+static inline gasnet_team_handle_t gasnete_coll_team_split(gasnet_team_handle_t parent,
+                                                           gasnet_node_t color,
+                                                           gasnet_node_t relrank,
+                                                           gasnet_seginfo_t *scratch_seg) {
+  (void)scratch_seg;
+  return gasnete_coll_team_split_with(parent, color, relrank, NULL);
+}
+#endif
 static inline gasnet_team_handle_t gasnet_coll_team_create(gasnet_team_handle_t parent,
                                                            gasnet_node_t nmembers,
                                                            const gasnet_node_t *members) {

@@ -62,7 +62,8 @@ static void reduce_cases(const char *c) {
   if (!strcmp(c, "reduce_count0")) gasnet_coll_reduce(T, 0, v, v, 1, 0, 8, 0, 0, I64, GOOD);
   if (!strcmp(c, "reduce_dstimage")) gasnet_coll_reduce(T, N, v, v, 1, 0, 8, N, 0, I64, GOOD);
   if (!strcmp(c, "reduce_srcoffset"))
-    gasnet_coll_reduce(T, 0, v, v, 0, N + 2, 8, N, 0, I64, GOOD);
+    gasnet_coll_reduce(T, 0, v, v, 0, N + 2, 8, N, 0, I64, GOOD | GASNET_COLL_INDEFINITE_LAYOUT);
+  if (!strcmp(c, "reduce_ew_offset")) gasnet_coll_reduce(T, 0, v, v, 0, 1, 8, N, 0, I64, GOOD);
   if (!strcmp(c, "reduce_nulldst"))
     gasnet_coll_reduce(T, 0, ME == 0 ? NULL : v, v, 1, 0, 8, N, 0, I64, GOOD);
   if (!strcmp(c, "reduce_misaligned")) {
@@ -90,7 +91,10 @@ static void reduce_cases(const char *c) {
     gasnet_coll_scan(T, v + 1, 1, 0, v, 1, 0, 8, N, 0, I64,
                      GOOD | GASNET_COLL_INCLUSIVE_SCAN | GASNET_COLL_EXCLUSIVE_SCAN);
   if (!strcmp(c, "scan_dstoffset"))
-    gasnet_coll_scan(T, v + 1, 0, N, v, 1, 0, 8, N, 0, I64, GOOD | GASNET_COLL_INCLUSIVE_SCAN);
+    gasnet_coll_scan(T, v + 1, 0, N, v, 1, 0, 8, N, 0, I64,
+                     GOOD | GASNET_COLL_INCLUSIVE_SCAN | GASNET_COLL_INDEFINITE_LAYOUT);
+  if (!strcmp(c, "scan_ew_mixed"))
+    gasnet_coll_scan(T, v + 1, 1, 0, v, 0, 0, 8, N, 0, I64, GOOD | GASNET_COLL_INCLUSIVE_SCAN);
 }
 
 typedef struct {
@@ -140,13 +144,15 @@ static const case_t cases[] = {
     {"reduce_elemsize0", "reduce with elem_size 0"},
     {"reduce_count0", "reduce with elem_count 0"},
     {"reduce_dstimage", "reduce dstimage = number of nodes"},
-    {"reduce_srcoffset", "reduce with src_blksz 0 and src_offset naming no image"},
+    {"reduce_srcoffset", "indefinite-layout reduce with src_offset naming no image"},
+    {"reduce_ew_offset", "element-wise reduce (src_blksz 0) with src_offset 1"},
     {"reduce_nulldst", "reduce with a NULL dst on the destination image"},
     {"reduce_misaligned", "reduce src not aligned for 8-byte elements (debug builds)"},
     {"reduce_misaligned16", "16-byte elements: 8-aligned src accepted, 4-aligned refused (debug)"},
     {"scan_nokind", "scan without INCLUSIVE_SCAN or EXCLUSIVE_SCAN"},
     {"scan_bothkinds", "scan with both INCLUSIVE_SCAN and EXCLUSIVE_SCAN"},
-    {"scan_dstoffset", "scan with dst_blksz 0 and dst_offset naming no image"},
+    {"scan_dstoffset", "indefinite-layout scan with dst_offset naming no image"},
+    {"scan_ew_mixed", "scan with src_blksz 0 and dst_blksz 1"},
     {"reduce_scanflag", "reduce given GASNET_COLL_INCLUSIVE_SCAN"},
     {"badalg_reduce", "GASNET_COLL_REDUCE_ALG=bogus"},
     {"badalg_scan", "GASNET_COLL_SCAN_ALG=bogus"},

@@ -20,7 +20,9 @@
  *           built-in int64 sum and a client non-commutative function
  *           (composition of affine maps mod 2^64), block sizes 0/1/3/7,
  *           offsets zero and not, 1 / a few / 3000 elements, against a
- *           reference folded in element order, compared bit for bit.
+ *           reference folded in element order, compared bit for bit; then
+ *           GASNet 1.x's element-wise form (blksz 0) with the built-in sum
+ *           and a client function written for it (called in place).
  * Every image checks its own destination (and that sources, unused
  * destinations and guard bytes after each destination are unchanged).
  *
@@ -162,10 +164,10 @@ static void describe_flags(int flags, char *buf, size_t len) {
   static const char *const names[] = {"IN_NOSYNC", "IN_MYSYNC",  "IN_ALLSYNC", "OUT_NOSYNC",
                                       "OUT_MYSYNC", "OUT_ALLSYNC", "SINGLE",     "LOCAL",
                                       "AGGREGATE", "DST_IN_SEGMENT", "SRC_IN_SEGMENT",
-                                      "INCLUSIVE_SCAN", "EXCLUSIVE_SCAN"};
+                                      "INCLUSIVE_SCAN", "EXCLUSIVE_SCAN", "INDEFINITE_LAYOUT"};
   size_t used = 0;
   buf[0] = 0;
-  for (int b = 0; b < 13; b++)
+  for (int b = 0; b < 14; b++)
     if (flags & (1 << b))
       used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "|" : "", names[b]);
 }
@@ -426,13 +428,24 @@ static void fn_affine(void *res, size_t n, const void *l, size_t nl, const void 
   fold(&OPS_AFF, res, n, l, nl, r);
 }
 
-enum { FN_SUM, FN_AFF, FN_COUNT };
-static const gasnet_coll_fn_entry_t fn_table[FN_COUNT] = {
+/* The element-wise form (blksz 0), as GASNet 1.x calls it: in place,
+ * element i of right composed after element i of the result. */
+static void fn_affine_ew(void *res, size_t n, const void *l, size_t nl, const void *r, size_t es,
+                         int flags, int arg) {
+  TEST_CHECK(res == l && n == nl, "element-wise affine: not called in place (%zu, %zu)", n, nl);
+  TEST_CHECK(es == sizeof(affine_t) && arg == 7 && (flags & GASNET_COLL_NONCOMM),
+             "element-wise affine: elem_size %zu, func_arg %d, flags 0x%x", es, arg, (unsigned)flags);
+  for (size_t i = 0; i < n; i++) comb_aff((affine_t *)res + i, (const affine_t *)r + i);
+}
+
+enum { FN_SUM, FN_AFF, FN_COUNT, FN_AFF_EW = FN_COUNT, FN_ALL };
+static const gasnet_coll_fn_entry_t fn_table[FN_ALL] = {
     {gasnet_coll_fn_sum, GASNET_COLL_AMSAFE},
     {fn_affine, GASNET_COLL_NONCOMM},
+    {fn_affine_ew, GASNET_COLL_NONCOMM},
 };
-static const elem_ops_t *const fn_ops[FN_COUNT] = {&OPS_SUM, &OPS_AFF};
-static const int fn_arg[FN_COUNT] = {GASNET_COLL_TYPE_INT64, 7};
+static const elem_ops_t *const fn_ops[FN_ALL] = {&OPS_SUM, &OPS_AFF, &OPS_AFF};
+static const int fn_arg[FN_ALL] = {GASNET_COLL_TYPE_INT64, 7, 7};
 
 typedef struct { size_t blksz, off; } layout_t;
 static size_t lblk(layout_t l, size_t count) { return l.blksz ? l.blksz : count; }
@@ -454,11 +467,18 @@ static size_t local_extent(layout_t l, size_t count, gasnet_image_t img) {
 
 typedef struct {
   int scan, fn, form, blocking, flags;
-  layout_t sl, dl;
+  layout_t sl, dl; /* {0, 0} without GASNET_COLL_INDEFINITE_LAYOUT: element-wise */
   size_t count;
   gasnet_image_t root;
   uint32_t it;
 } rcase_t;
+
+/* An element-wise call (blksz 0, GASNet 1.x): image m gives count elements,
+ * elements m * count .. of the array of every image's contributions, which
+ * is block-cyclic with blocks of count. */
+static int red_elementwise(const rcase_t *c) {
+  return !c->sl.blksz && !(c->flags & GASNET_COLL_INDEFINITE_LAYOUT);
+}
 
 static void red_fail(const img_t *im, const rcase_t *c, const char *what, long off) {
   char fl[256];
@@ -518,10 +538,27 @@ static gasnet_coll_handle_t red_initiate(img_t *im, const rcase_t *c, void *src,
 
 /* The expected dst of this image: for a reduce, the last prefix on the
  * root (garbage elsewhere); for a scan, the prefixes it owns under dl. */
-static void expected_dst(const img_t *im, const rcase_t *c, const unsigned char *pre,
-                         const unsigned char *got, unsigned char *want, size_t len, uint32_t g) {
+/* Element-wise: element i over images first..last-1, for every i. */
+static void expected_ew(const rcase_t *c, const unsigned char *all, gasnet_image_t last,
+                        unsigned char *want) {
+  const elem_ops_t *t = fn_ops[c->fn];
+  size_t n = c->count, es = t->es;
+  memcpy(want, all, n * es);
+  for (gasnet_image_t m = 1; m < last; m++)
+    for (size_t i = 0; i < n; i++) t->comb(want + i * es, all + (m * n + i) * es);
+}
+
+static void expected_dst(const img_t *im, const rcase_t *c, const unsigned char *all,
+                         const unsigned char *pre, const unsigned char *got, unsigned char *want,
+                         size_t len, uint32_t g) {
   const elem_ops_t *t = fn_ops[c->fn];
   coll_fill(want, len, g);
+  if (red_elementwise(c)) {
+    int excl = !!(c->flags & GASNET_COLL_EXCLUSIVE_SCAN);
+    if (!c->scan && im->me == c->root) expected_ew(c, all, NI, want);
+    if (c->scan && !(excl && im->me == 0)) expected_ew(c, all, im->me + !excl, want);
+    return;
+  }
   if (!c->scan) {
     if (im->me == c->root) memcpy(want, pre + (c->count - 1) * t->es, t->es);
     return;
@@ -556,12 +593,15 @@ static void red_case(img_t *im, rcase_t *c) {
   int single = form_single(c->form);
   size_t es = t->es, n = c->count;
   double t0 = test_now();
-  unsigned char *pre, *all = reference(t, n, c->it, &pre);
+  int ew = red_elementwise(c);
+  layout_t sl = ew ? (layout_t){n, 0} : c->sl;
+  size_t total = ew ? n * NI : n;
+  unsigned char *pre, *all = reference(t, total, c->it, &pre);
   unsigned char *src = src_of(single, im->me, 0), *dst = dst_of(single, im->me, 0);
-  size_t slen = local_extent(c->sl, n, im->me) * es;
-  size_t dlen = (c->scan ? local_extent(c->dl, n, im->me) * es : es) + GUARD;
+  size_t slen = local_extent(sl, total, im->me) * es;
+  size_t dlen = (ew ? n * es : c->scan ? local_extent(c->dl, n, im->me) * es : es) + GUARD;
   uint32_t gs = coll_garbage_seed(c->it, im->me, 3), gd = coll_garbage_seed(c->it, im->me, 4);
-  place(t, c->sl, n, im->me, all, src, slen, gs);
+  place(t, sl, total, im->me, all, src, slen, gs);
   coll_fill(dst, dlen, gd);
   if (c->flags & GASNET_COLL_IN_NOSYNC) all_sync(im);
   entry_delay(c->it, im->me);
@@ -570,15 +610,34 @@ static void red_case(img_t *im, rcase_t *c) {
   if (c->flags & GASNET_COLL_OUT_NOSYNC) all_sync(im);
   unsigned char *want = malloc(dlen > slen ? dlen : slen);
   TEST_CHECK(want != NULL, "out of memory");
-  expected_dst(im, c, pre, dst, want, dlen, gd);
+  expected_dst(im, c, all, pre, dst, want, dlen, gd);
   compare(im, c, dst, want, dlen, "dst");
-  place(t, c->sl, n, im->me, all, want, slen, gs);
+  place(t, sl, total, im->me, all, want, slen, gs);
   compare(im, c, src, want, slen, "src (modified)");
   free(want);
   free(all);
   free(pre);
   im->checked[c->scan ? OP_SCAN : OP_REDUCE]++;
   im->secs[c->scan ? OP_SCAN : OP_REDUCE] += test_now() - t0;
+}
+
+/* GASNet 1.x's element-wise reduce and scan (blksz 0) over the images: the
+ * built-in sum and a non-commutative client function, every form. */
+static void run_reduce_elementwise(img_t *im) {
+  const size_t counts[] = {1, 5, 1000};
+  const int fns[] = {FN_SUM, FN_AFF_EW};
+  for (int scan = 0; scan < 2; scan++) {
+    set_what(scan ? "element-wise scanM" : "element-wise reduceM");
+    for (int ci = 0; ci < 3; ci++)
+      for (int f = 0; f < 2; f++) {
+        unsigned k = im->case_no++;
+        rcase_t c = {scan,     fns[f],   (int)(k % 3), (int)(k / 3 % 2), 0, {0, 0}, {0, 0},
+                     counts[ci], (gasnet_image_t)(k / 2 % NI), im->it++};
+        c.flags = sync_flags(k / 2) | (c.form == M_SINGLE ? GASNET_COLL_SINGLE : GASNET_COLL_LOCAL);
+        if (scan) c.flags |= (k / 4) % 2 ? GASNET_COLL_EXCLUSIVE_SCAN : GASNET_COLL_INCLUSIVE_SCAN;
+        red_case(im, &c);
+      }
+  }
 }
 
 static void run_reduce(img_t *im) {
@@ -598,9 +657,11 @@ static void run_reduce(img_t *im) {
           c.flags = sync_flags(k / 2) | (c.form == M_SINGLE ? GASNET_COLL_SINGLE : GASNET_COLL_LOCAL);
           if (scan)
             c.flags |= (k / 4) % 2 ? GASNET_COLL_EXCLUSIVE_SCAN : GASNET_COLL_INCLUSIVE_SCAN;
+          if (!c.sl.blksz || (scan && !c.dl.blksz)) c.flags |= GASNET_COLL_INDEFINITE_LAYOUT;
           red_case(im, &c);
         }
   }
+  run_reduce_elementwise(im);
 }
 
 /* ------------------------------------------------------------ threads */
@@ -688,8 +749,8 @@ static void job_op_finish(img_t *im, gasnet_coll_handle_t h, int iter) {
 
 static void *image_main(void *arg) {
   img_t *im = arg;
-  if (images_null) gasnet_coll_init(NULL, 0, fn_table, FN_COUNT, 0);
-  else gasnet_coll_init(job_images, JOB_FIRST + im->j, fn_table, FN_COUNT, 0);
+  if (images_null) gasnet_coll_init(NULL, 0, fn_table, FN_ALL, 0);
+  else gasnet_coll_init(job_images, JOB_FIRST + im->j, fn_table, FN_ALL, 0);
   join_team(im);
   im->dl = malloc(NI * sizeof(void *));
   im->sl = malloc(NI * sizeof(void *));

@@ -6,7 +6,10 @@
  * Functions: int64 sum (commutative; once without AMSAFE, once with), 2x2
  * matrix product and concatenation of fixed-size records (both
  * non-commutative), the built-in double sum (also run twice to check the
- * result is bit-identical) and minloc. Functions registered without
+ * result is bit-identical) and minloc. Then the element-wise calls of
+ * GASNet 1.x (blksz 0) with an int64 sum and a matrix product written as
+ * GASNet 1.x clients write them (checking that they are called in place),
+ * and the two built-ins. Functions registered without
  * GASNET_COLL_AMSAFE send an AM request each time they run, which the core
  * refuses inside a handler: a callback run in handler context ends the job.
  *
@@ -146,7 +149,34 @@ static void fn_rec_amsafe(void *res, size_t n, const void *l, size_t nl, const v
   fold(&OPS_REC, res, n, l, nl, r);
 }
 
-enum { FN_SUM_STRICT, FN_SUM_AMSAFE, FN_MAT, FN_REC, FN_DBL, FN_MINLOC, FN_COUNT };
+/* Element-wise functions (blksz 0), called as GASNet 1.x calls them: the
+ * result in place (results is the left operand, as many results as left
+ * operands), element i of the right operand combined into element i. */
+static void elementwise(const elem_ops_t *t, void *res, size_t n, const void *l, size_t nl,
+                        const void *r) {
+  TEST_CHECK(res == l && n == nl, "element-wise call: results %p, left %p, %zu results, %zu left",
+             res, l, n, nl);
+  for (size_t i = 0; i < n; i++) t->comb((char *)res + i * t->es, (const char *)r + i * t->es);
+}
+static void fn_ew_sum_strict(void *res, size_t n, const void *l, size_t nl, const void *r,
+                             size_t es, int flags, int arg) {
+  (void)flags, (void)arg;
+  TEST_CHECK(es == 8, "element-wise sum: elem_size %zu", es);
+  strict_check();
+  elementwise(&OPS_I64, res, n, l, nl, r);
+}
+static void fn_ew_mat(void *res, size_t n, const void *l, size_t nl, const void *r, size_t es,
+                      int flags, int arg) {
+  (void)flags, (void)arg;
+  TEST_CHECK(es == sizeof(mat_t), "element-wise matrix product: elem_size %zu", es);
+  elementwise(&OPS_MAT, res, n, l, nl, r);
+}
+
+enum {
+  FN_SUM_STRICT, FN_SUM_AMSAFE, FN_MAT, FN_REC, FN_DBL, FN_MINLOC,
+  FN_EW_SUM, FN_EW_MAT, /* element-wise only */
+  FN_COUNT
+};
 static const gasnet_coll_fn_entry_t fn_table[FN_COUNT] = {
     {fn_sum_strict, 0},
     {fn_sum_amsafe, GASNET_COLL_AMSAFE},
@@ -154,10 +184,16 @@ static const gasnet_coll_fn_entry_t fn_table[FN_COUNT] = {
     {fn_rec_amsafe, GASNET_COLL_NONCOMM | GASNET_COLL_AMSAFE},
     {gasnet_coll_fn_sum, GASNET_COLL_AMSAFE},
     {gasnet_coll_fn_minloc, 0},
+    {fn_ew_sum_strict, 0},
+    {fn_ew_mat, GASNET_COLL_NONCOMM | GASNET_COLL_AMSAFE},
 };
-static const elem_ops_t *const fn_ops[FN_COUNT] = {&OPS_I64, &OPS_I64, &OPS_MAT,
-                                                  &OPS_REC, &OPS_DBL, &OPS_LOC};
-static const int fn_arg[FN_COUNT] = {0, 0, 0, 42, GASNET_COLL_TYPE_DOUBLE, GASNET_COLL_TYPE_DOUBLE};
+static const elem_ops_t *const fn_ops[FN_COUNT] = {&OPS_I64, &OPS_I64, &OPS_MAT, &OPS_REC,
+                                                  &OPS_DBL, &OPS_LOC, &OPS_I64, &OPS_MAT};
+static const int fn_arg[FN_COUNT] = {0, 0, 0, 42, GASNET_COLL_TYPE_DOUBLE, GASNET_COLL_TYPE_DOUBLE,
+                                     0, 0};
+#define FN_LAYOUT_COUNT FN_EW_SUM /* the functions of layout calls */
+/* The functions of element-wise calls: the built-ins work both ways. */
+static const int ew_fns[] = {FN_EW_SUM, FN_EW_MAT, FN_DBL, FN_MINLOC};
 
 /* ------------------------------------------------------------ layouts */
 typedef struct { size_t blksz, off; } layout_t;
@@ -229,7 +265,7 @@ static void run_reduce(int fn, layout_t l, size_t count, gasnet_node_t root) {
   unsigned char *pre, *all = reference(t, count, &pre);
   unsigned char *src = make_src(t, l, count, all);
   unsigned char dst[32], again[32];
-  int flags = next_flags();
+  int flags = next_flags() | (l.blksz ? 0 : GASNET_COLL_INDEFINITE_LAYOUT);
   for (int rep = 0; rep < (t->exact ? 1 : 2); rep++) {
     unsigned char *out = rep ? again : dst;
     memset(out, 0xa5, sizeof dst);
@@ -261,7 +297,7 @@ static void run_scan(int fn, layout_t sl, layout_t dl, size_t count, int kind) {
   size_t ext = local_extent(dl, count);
   unsigned char *dst = malloc((ext ? ext : 1) * t->es);
   TEST_CHECK(dst, "out of memory");
-  int flags = next_flags() | kind;
+  int flags = next_flags() | kind | (sl.blksz && dl.blksz ? 0 : GASNET_COLL_INDEFINITE_LAYOUT);
   if (case_no % 2)
     gasnet_coll_scan(GASNET_TEAM_ALL, dst, dl.blksz, dl.off, src, sl.blksz, sl.off, t->es, count,
                      fn, fn_arg[fn], flags);
@@ -285,6 +321,97 @@ static void run_scan(int fn, layout_t sl, layout_t dl, size_t count, int kind) {
   case_no++;
 }
 
+/* ------------------------------------------------------------ element-wise
+ * blksz 0 as GASNet 1.x clients mean it: every node gives count elements
+ * (node n's element i is a function of n * count + i), element i of the
+ * result combines every node's element i in node order. */
+static void ew_contribution(const elem_ops_t *t, gasnet_node_t n, size_t count, unsigned char *out) {
+  for (size_t i = 0; i < count; i++) t->gen(out + i * t->es, (uint64_t)n * count + i);
+}
+
+/* Element i of nodes first..last-1 combined in order, for every i. */
+static void ew_reference(const elem_ops_t *t, gasnet_node_t first, gasnet_node_t last, size_t count,
+                         unsigned char *want) {
+  unsigned char *next = malloc(count * t->es);
+  TEST_CHECK(next, "out of memory");
+  ew_contribution(t, first, count, want);
+  for (gasnet_node_t n = first + 1; n < last; n++) {
+    ew_contribution(t, n, count, next);
+    for (size_t i = 0; i < count; i++) t->comb(want + i * t->es, next + i * t->es);
+  }
+  free(next);
+}
+
+static void ew_check(const elem_ops_t *t, const unsigned char *got, const unsigned char *want,
+                     size_t count, const char *what) {
+  for (size_t i = 0; i < count; i++)
+    TEST_CHECK(same_value(t, got + i * t->es, want + i * t->es),
+               "element-wise %s %s: count %zu: element %zu wrong", what, t->name, count, i);
+}
+
+static void run_ew_reduce(int fn, size_t count, gasnet_node_t root) {
+  const elem_ops_t *t = fn_ops[fn];
+  unsigned char *src = malloc(count * t->es), *dst = malloc(count * t->es);
+  TEST_CHECK(src && dst, "out of memory");
+  ew_contribution(t, ME, count, src);
+  int flags = next_flags();
+  if (case_no % 2)
+    gasnet_coll_reduce(GASNET_TEAM_ALL, root, dst, src, 0, 0, t->es, count, fn, fn_arg[fn], flags);
+  else
+    gasnet_coll_wait_sync(gasnet_coll_reduce_nb(GASNET_TEAM_ALL, root, dst, src, 0, 0, t->es, count,
+                                                fn, fn_arg[fn], flags));
+  if (ME == root) {
+    unsigned char *want = malloc(count * t->es);
+    TEST_CHECK(want, "out of memory");
+    ew_reference(t, 0, N, count, want);
+    ew_check(t, dst, want, count, "reduce");
+    free(want);
+  }
+  free(src);
+  free(dst);
+  case_no++;
+}
+
+static void run_ew_scan(int fn, size_t count, int kind) {
+  const elem_ops_t *t = fn_ops[fn];
+  unsigned char *src = malloc(count * t->es), *dst = malloc(count * t->es);
+  unsigned char *want = malloc(count * t->es);
+  TEST_CHECK(src && dst && want, "out of memory");
+  ew_contribution(t, ME, count, src);
+  memset(dst, 0x5a, count * t->es);
+  int flags = next_flags() | kind;
+  if (case_no % 2)
+    gasnet_coll_scan(GASNET_TEAM_ALL, dst, 0, 0, src, 0, 0, t->es, count, fn, fn_arg[fn], flags);
+  else
+    gasnet_coll_wait_sync(gasnet_coll_scan_nb(GASNET_TEAM_ALL, dst, 0, 0, src, 0, 0, t->es, count,
+                                              fn, fn_arg[fn], flags));
+  int exclusive = kind == GASNET_COLL_EXCLUSIVE_SCAN;
+  if (exclusive && ME == 0) { /* untouched */
+    memset(want, 0x5a, count * t->es);
+    TEST_CHECK(!memcmp(dst, want, count * t->es), "element-wise exclusive scan wrote image 0");
+  } else {
+    ew_reference(t, 0, exclusive ? ME : ME + 1, count, want);
+    ew_check(t, dst, want, count, exclusive ? "exclusive scan" : "inclusive scan");
+  }
+  free(src);
+  free(dst);
+  free(want);
+  case_no++;
+}
+
+static void run_elementwise(int quick) {
+  const size_t counts_full[] = {1, 3, 64, 5000}, counts_quick[] = {1, 64};
+  const size_t *counts = quick ? counts_quick : counts_full;
+  size_t ncounts = quick ? 2 : 4;
+  for (size_t ci = 0; ci < ncounts; ci++)
+    for (size_t f = 0; f < sizeof ew_fns / sizeof ew_fns[0]; f++) {
+      int fn = ew_fns[f];
+      run_ew_reduce(fn, counts[ci], (gasnet_node_t)(case_no % N));
+      run_ew_scan(fn, counts[ci], (f + ci) % 2 ? GASNET_COLL_EXCLUSIVE_SCAN : GASNET_COLL_INCLUSIVE_SCAN);
+    }
+  test_print0("testreduce: element-wise done (%u cases)\n", case_no);
+}
+
 int main(int argc, char **argv) {
   int quick = 0;
   for (int i = 1; i < argc; i++) {
@@ -303,8 +430,8 @@ int main(int argc, char **argv) {
   ME = gasnet_mynode();
   gasnet_coll_init(NULL, 0, fn_table, FN_COUNT, 0);
 
-  /* Indefinite layout on image 0 (the GASNet 1.x element-wise callers'
-   * form) and on the last image, cyclic, odd blocks and offsets, blocks
+  /* The indefinite layout (GASNET_COLL_INDEFINITE_LAYOUT) on image 0 and
+   * on the last image, cyclic, odd blocks and offsets, blocks
    * larger than the count, and a blocked layout (one block per image). */
   const layout_t layouts[] = {{0, 0}, {0, N - 1}, {1, 0}, {3, 1}, {3, 5}, {4, 0}, {64, 7}, {1, 3}};
   const size_t counts_full[] = {1, 7, 2 * (size_t)N + 1, 100, 1000};
@@ -314,7 +441,7 @@ int main(int argc, char **argv) {
 
   for (size_t li = 0; li < nlayouts; li++)
     for (size_t ci = 0; ci < ncounts; ci++)
-      for (int fn = 0; fn < FN_COUNT; fn++)
+      for (int fn = 0; fn < FN_LAYOUT_COUNT; fn++)
         run_reduce(fn, layouts[li], counts[ci], (gasnet_node_t)(case_no % N));
   /* Blocked layouts with a block per node, and data past one AM Medium. */
   run_reduce(FN_MAT, (layout_t){20000, 0}, 20000 * (size_t)N - 3, 0);
@@ -323,7 +450,7 @@ int main(int argc, char **argv) {
 
   for (size_t li = 0; li < nlayouts; li++)
     for (size_t ci = 0; ci < ncounts; ci++)
-      for (int fn = 0; fn < FN_COUNT; fn++) {
+      for (int fn = 0; fn < FN_LAYOUT_COUNT; fn++) {
         int kind = (fn + ci) % 2 ? GASNET_COLL_EXCLUSIVE_SCAN : GASNET_COLL_INCLUSIVE_SCAN;
         run_scan(fn, layouts[li], layouts[li], counts[ci], kind);
         run_scan(fn, layouts[li], layouts[(li + 3) % nlayouts], counts[ci], kind ^
@@ -337,6 +464,7 @@ int main(int argc, char **argv) {
            GASNET_COLL_INCLUSIVE_SCAN);
   run_scan(FN_REC, (layout_t){700, 0}, (layout_t){700, 0}, 700 * (size_t)N, GASNET_COLL_EXCLUSIVE_SCAN);
   test_print0("testreduce: scan done (%u cases)\n", case_no);
+  run_elementwise(quick);
 
   TEST_CHECK(strict_calls == 0 || pings > 0 || N == 0, "pings never arrived");
   gasnet_coll_barrier(GASNET_TEAM_ALL, 0, GASNET_BARRIERFLAG_ANONYMOUS);
