@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #ifdef GASNETI_THREADS
 static pthread_mutex_t gasneti_env_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -108,4 +109,19 @@ double gasneti_getenv_double(const char *name, double dflt) {
   if (end == text || *end)
     gasneti_fatalerror("environment variable %s=\"%s\" is not a number", name, text);
   return v;
+}
+
+int gasneti_getenv_yesno(const char *name, int dflt) {
+  const char *text = gasneti_getenv_verbose(name, dflt ? "yes" : "no");
+  if (!text) return dflt;
+  static const char *const yes[] = {"1", "y", "yes", "true", "on"};
+  static const char *const no[] = {"0", "n", "no", "false", "off"};
+  for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+    if (!strcasecmp(text, yes[i])) return 1;
+    if (!strcasecmp(text, no[i])) return 0;
+  }
+  gasneti_fatalerror("environment variable %s=\"%s\" is neither yes nor no (1/0, y/n, true/false, "
+                     "on/off)",
+                     name, text);
+  return dflt;
 }

@@ -62,8 +62,23 @@ extern const char *gasneti_getenv_verbose(const char *name, const char *dflt_des
 extern int64_t gasneti_getenv_int(const char *name, int64_t dflt);
 extern uint64_t gasneti_getenv_size(const char *name, uint64_t dflt);
 extern double gasneti_getenv_double(const char *name, double dflt);
+/* yes/no, 1/0, y/n, true/false, on/off (any case); anything else is fatal. */
+extern int gasneti_getenv_yesno(const char *name, int dflt);
 /* Parse "123", "64K", "2M", "1G": returns 0 on success. */
 extern int gasneti_parse_size(const char *text, uint64_t *value_p);
+
+/* ------------------------------------------------------------ address space (gasnet_segalign.c)
+ * Aligned segments: every node's segment at the same virtual address, as
+ * GASNet-1 clients take single-address paths when they find it so
+ * (docs/user-guide.md, "Segments at one address"). A conduit reserves a range, agrees with the other
+ * nodes on one that all can reserve, and maps its segment there. */
+/* GASNET_SEGMENT_ALIGN (default yes): whether to try. */
+extern int gasneti_segment_align_wanted(void);
+/* Reserve bytes (a page multiple) of address space, inaccessible and
+ * holding no memory: anywhere when at is NULL, else exactly at (never
+ * replacing a mapping). Returns the range, or NULL when it cannot. */
+extern void *gasneti_addr_reserve(void *at, size_t bytes);
+extern void gasneti_addr_release(void *addr, size_t bytes);
 
 /* ------------------------------------------------------------ handlers */
 extern gasneti_handler_fn_t gasneti_handler_table[256];

@@ -9,6 +9,7 @@ CORE_SOURCES = \
 	src/gasnet_hsl.c \
 	src/gasnet_init.c \
 	src/gasnet_progress.c \
+	src/gasnet_segalign.c \
 	src/gasnet_wait.c
 noinst_HEADERS += src/gasnet_internal.h src/gasnet_copy.h
 include_HEADERS += include/gasnet_hooks.h

@@ -16,8 +16,10 @@
  * in its supernode's shared region (GASNET_SUPERNODE_MAXSIZE caps a
  * supernode; gasnet_getNodeInfo says who shares and at what offset). A
  * node outside this node's supernode is reached through messages only.
- * Members map the region at different addresses, so segments are not
- * aligned. */
+ * At attach the nodes agree on one address for every segment where their
+ * address spaces allow (GASNET_SEGMENT_ALIGN), which clients see by
+ * comparing gasnet_getSegmentInfo's addresses; as in GASNet with shared
+ * memory, GASNET_ALIGNED_SEGMENTS stays 0: it is not promised. */
 #define GASNET_PSHM 1
 #define GASNET_ALIGNED_SEGMENTS 0
 #define GASNET_MAXNODES 65536

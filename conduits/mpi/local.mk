@@ -8,6 +8,7 @@ mpi_CONDUIT_SOURCES = \
 	conduits/mpi/mpi_ops.c \
 	conduits/mpi/mpi_poll.c \
 	conduits/mpi/mpi_rma.c \
+	conduits/mpi/mpi_segment.c \
 	conduits/mpi/mpi_send.c \
 	conduits/mpi/mpi_shm.c \
 	$(SHM_LAYER_SOURCES)

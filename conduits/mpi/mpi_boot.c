@@ -15,7 +15,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 gasnetc_mpi_t gasnetc_mpi;
@@ -414,76 +413,6 @@ int gasnetc_init(int *argc, char ***argv) {
 uintptr_t gasnetc_max_local_segsize(void) { return gasnetc_mpi_shm_max_local(gasnetc_max_local); }
 uintptr_t gasnetc_max_global_segsize(void) { return gasnetc_max_global; }
 unsigned gasnetc_local_processes(void) { return gasnetc_mpi.local_procs; }
-
-/* Waits for a start-up exchange while handling control messages, so a node
- * that exits before it joins the exchange (its EXIT notice) ends this one
- * too instead of leaving it in a collective that never completes. The
- * exchange stays pending then; MPI_Finalize does not wait for it. */
-static void gasnetc_boot_wait(MPI_Request *req, const char *what) {
-  unsigned spins = 0;
-  for (;;) {
-    int done = 0;
-    gasnetc_lock();
-    gasnetc_mpi_check(MPI_Test(req, &done, MPI_STATUS_IGNORE), what);
-    if (!done) gasnetc_poll_ctrl();
-    gasnetc_unlock();
-    if (done) return;
-    gasnetc_exit_check();
-    gasneti_wait_backoff(&spins);
-  }
-}
-
-/* Maps the segment (page-aligned, no swap reserved) and exchanges every
- * node's address and size. A node that cannot map its segment says so in
- * the exchange, so every node returns the error instead of some waiting. */
-int gasnetc_attach_segment(uintptr_t segsize) {
-  static const char call[] = "gasnet_attach";
-  void *addr = NULL, *shared = gasnetc_mpi_shm_segment(); /* its slot in a supernode */
-  int err = 0;
-#if defined(GASNET_SEGMENT_EVERYTHING)
-  (void)segsize;
-  segsize = UINTPTR_MAX;
-#else
-  if (segsize && !shared) {
-    addr = mmap(NULL, segsize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                -1, 0);
-    if (addr == MAP_FAILED) {
-      err = errno;
-      addr = NULL;
-    }
-  }
-#endif
-  unsigned long long mine[3] = {(unsigned long long)(uintptr_t)(shared ? shared : addr), segsize,
-                                (unsigned)err};
-  unsigned long long *all = malloc(3 * sizeof(unsigned long long) * gasneti_nodes);
-  if (!all) return gasneti_error(GASNET_ERR_RESOURCE, call, "out of memory");
-  MPI_Request req;
-  gasnetc_lock();
-  gasnetc_mpi_check(MPI_Iallgather(mine, 3, MPI_UNSIGNED_LONG_LONG, all, 3,
-                                   MPI_UNSIGNED_LONG_LONG, gasnetc_mpi.comm, &req),
-                    "exchange segment addresses (MPI_Iallgather)");
-  gasnetc_unlock();
-  gasnetc_boot_wait(&req, "exchange segment addresses (MPI_Iallgather)");
-  int failed = -1;
-  for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
-    gasneti_seginfo[i].addr = (void *)(uintptr_t)all[3 * i];
-    gasneti_seginfo[i].size = (uintptr_t)all[3 * i + 1];
-    if (all[3 * i + 2] && failed < 0) failed = (int)i;
-  }
-  int failed_errno = failed >= 0 ? (int)all[3 * failed + 2] : 0;
-  uintptr_t failed_size = failed >= 0 ? (uintptr_t)all[3 * failed + 1] : 0;
-  free(all);
-  if (failed < 0) {
-    gasnetc_mpi_ops_attach();
-#if defined(GASNET_SEGMENT_EVERYTHING)
-    for (gasnet_node_t i = 0; i < gasneti_nodes; i++) gasneti_seginfo[i].addr = NULL;
-#endif
-    return GASNET_OK;
-  }
-  if (addr) munmap(addr, segsize);
-  return gasneti_error(GASNET_ERR_RESOURCE, call, "node %d failed to map a segment of %" PRIuPTR
-                       " bytes: %s", failed, failed_size, strerror(failed_errno));
-}
 
 void gasnetc_nodeinfo(gasnet_nodeinfo_t *table) {
   for (gasnet_node_t i = 0; i < gasneti_nodes; i++) table[i].host = gasnetc_mpi.host[i];

@@ -187,6 +187,10 @@ void *gasnetc_mpi_shm_segment(void) {
   return gasnetc_shm.members ? gasnetc_shm_slot(gasnetc_shm.my_member) : NULL;
 }
 
+int gasnetc_mpi_shm_alias(void *at, uintptr_t segsize) {
+  return gasnetc_shm_alias_slot(gasnetc_shm.my_member, at, segsize);
+}
+
 /* ------------------------------------------------------------ attach */
 /* While members wait for each other, an exit notice still ends this node. */
 static void gasnetc_mpi_shm_idle(void) {

@@ -27,6 +27,9 @@ extern uintptr_t gasnetc_mpi_shm_max_local(uintptr_t local);
 /* gasnetc_attach_segment: this node's segment (its slot), or NULL when
  * the node is in no supernode (it maps its own). */
 extern void *gasnetc_mpi_shm_segment(void);
+/* Map that slot a second time at `at`, over segsize bytes reserved there
+ * (aligned segments, mpi_segment.c). 0, or an errno. */
+extern int gasnetc_mpi_shm_alias(void *at, uintptr_t segsize);
 
 /* gasnetc_attach_segment, on success, once gasneti_seginfo is complete:
  * offsets, cross-memory reads, and the SMP barrier in *ops when the job is

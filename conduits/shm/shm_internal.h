@@ -58,6 +58,7 @@ struct gasnetc_shm_queues_s {
 typedef struct {
   _Alignas(GASNETC_SHM_CACHE_LINE) uint64_t barrier_count; /* atomic */
   uint64_t segsize;
+  uint64_t segaddr; /* its segment, in its own process (aligned or its slot) */
   uint64_t probe_addr; /* its cross-memory probe word, in its own process (shm_xmem.c) */
   int32_t pid;
   uint32_t ext_barrier_count; /* atomic */

@@ -83,10 +83,15 @@ static inline void *gasnetc_shm_conduit_area(void) { return gasnetc_shm.control;
 static inline void *gasnetc_shm_slot(unsigned m) {
   return gasnetc_shm.segments + (size_t)m * gasnetc_shm.max_segsize;
 }
-/* This member publishes its segment size; after a gasnetc_shm_barrier,
- * every member reads any member's. */
-extern void gasnetc_shm_publish_segsize(uintptr_t segsize);
-extern uintptr_t gasnetc_shm_member_segsize(unsigned m);
+/* This member publishes its segment (its address in its own process, its
+ * slot's or an alias of the slot, and its size); after a
+ * gasnetc_shm_barrier, every member reads any member's. */
+extern void gasnetc_shm_publish_segment(void *addr, uintptr_t segsize);
+extern gasnet_seginfo_t gasnetc_shm_member_segment(unsigned m);
+/* Map member m's slot (as mapped here) a second time at `at`, over bytes
+ * (a page multiple) the caller reserved there: the same memory at an
+ * address of the caller's choosing (aligned segments). 0, or an errno. */
+extern int gasnetc_shm_alias_slot(unsigned m, void *at, size_t bytes);
 /* Once every node's own segment address is known (gasneti_seginfo):
  * compute the offsets of the members' segments as mapped here. */
 extern void gasnetc_shm_set_segments(const gasnet_seginfo_t *seginfo);

@@ -112,9 +112,25 @@ void gasnetc_shm_set_members(unsigned my_member, const gasnet_node_t *member_nod
   gasnetc_shm_my_line()->pid = (int32_t)getpid();
 }
 
-void gasnetc_shm_publish_segsize(uintptr_t segsize) { gasnetc_shm_my_line()->segsize = segsize; }
+void gasnetc_shm_publish_segment(void *addr, uintptr_t segsize) {
+  gasnetc_shm_my_line()->segaddr = (uint64_t)(uintptr_t)addr;
+  gasnetc_shm_my_line()->segsize = segsize;
+}
 
-uintptr_t gasnetc_shm_member_segsize(unsigned m) { return (uintptr_t)gasnetc_shm_line(m)->segsize; }
+gasnet_seginfo_t gasnetc_shm_member_segment(unsigned m) {
+  gasnet_seginfo_t s = {(void *)(uintptr_t)gasnetc_shm_line(m)->segaddr,
+                        (uintptr_t)gasnetc_shm_line(m)->segsize};
+  return s;
+}
+
+/* mremap of a shared mapping with an old size of 0 maps the same pages
+ * again, at `at` with MREMAP_FIXED (replacing the caller's reservation):
+ * no file descriptor needed, which the members that received the region
+ * have closed. */
+int gasnetc_shm_alias_slot(unsigned m, void *at, size_t bytes) {
+  void *got = mremap(gasnetc_shm_slot(m), 0, bytes, MREMAP_MAYMOVE | MREMAP_FIXED, at);
+  return got == at ? 0 : errno;
+}
 
 void gasnetc_shm_set_segments(const gasnet_seginfo_t *seginfo) {
   for (unsigned m = 0; m < gasnetc_shm.members; m++) {

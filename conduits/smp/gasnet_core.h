@@ -13,8 +13,12 @@
 
 /* Every node's segment lives in one shared region that every process maps
  * at the same address, so a peer's segment is reachable by plain loads and
- * stores (PSHM). The segments themselves start at different addresses, so
- * they are not "aligned" in GASNet's sense. */
+ * stores (PSHM). Each node also maps its own segment at an address that is
+ * the same in every node (GASNET_SEGMENT_ALIGN), so segments are aligned
+ * as in GASNet 1.x's smp conduit: clients see it by comparing
+ * gasnet_getSegmentInfo's addresses. As in GASNet with shared memory,
+ * GASNET_ALIGNED_SEGMENTS stays 0: alignment is not promised (it falls
+ * back to unaligned segments when the address space has no room). */
 #define GASNET_PSHM 1
 #define GASNET_ALIGNED_SEGMENTS 0
 #define GASNET_MAXNODES 1024

@@ -16,6 +16,10 @@
 #endif
 
 static uintptr_t gasnetc_smp_max_segsize;
+/* Address space reserved before the fork, so it is free at the same
+ * address in every node: each maps its own segment there (aligned
+ * segments). NULL when not wanted or not available. */
+static void *gasnetc_smp_aligned_at;
 
 static unsigned gasnetc_smp_read_nodes(void) {
   const char *text = gasneti_getenv_verbose("GASNET_PSHM_NODES", "1");
@@ -94,6 +98,8 @@ int gasnetc_init(int *argc, char ***argv) {
   (void)argv;
   unsigned nodes = gasnetc_smp_read_nodes();
   gasnetc_smp_max_segsize = gasnetc_smp_read_max_segsize(nodes);
+  if (gasneti_segment_align_wanted())
+    gasnetc_smp_aligned_at = gasneti_addr_reserve(NULL, gasnetc_smp_max_segsize);
   gasnetc_shm_create(nodes, gasnetc_smp_max_segsize, "smp");
   gasnetc_shm_close_fd(); /* the mapping keeps the memory; it vanishes with the last process */
   gasneti_nodes = nodes;
@@ -109,14 +115,22 @@ uintptr_t gasnetc_max_local_segsize(void) { return gasnetc_smp_max_segsize; }
 uintptr_t gasnetc_max_global_segsize(void) { return gasnetc_smp_max_segsize; }
 unsigned gasnetc_local_processes(void) { return gasneti_nodes; }
 
-/* Node i's segment is member i's slot, at the same address everywhere. */
+/* Node i's segment is member i's slot. With the reservation made before
+ * the fork, each node also maps its slot at that address and names it its
+ * segment, so every segment starts at the same address; a node that
+ * cannot keeps its slot's address (each publishes the address it uses). */
+static void *gasnetc_smp_own_segment(uintptr_t segsize) {
+  void *at = gasnetc_smp_aligned_at;
+  gasnetc_smp_aligned_at = NULL;
+  if (at && segsize && !gasnetc_shm_alias_slot(gasneti_mynode, at, segsize)) return at;
+  gasneti_addr_release(at, gasnetc_smp_max_segsize);
+  return gasnetc_shm_slot(gasneti_mynode);
+}
+
 int gasnetc_attach_segment(uintptr_t segsize) {
-  gasnetc_shm_publish_segsize(segsize);
-  gasnetc_shm_barrier(gasnetc_smp_check_exit); /* every size is published */
-  for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
-    gasneti_seginfo[i].addr = gasnetc_shm_slot(i);
-    gasneti_seginfo[i].size = gasnetc_shm_member_segsize(i);
-  }
+  gasnetc_shm_publish_segment(gasnetc_smp_own_segment(segsize), segsize);
+  gasnetc_shm_barrier(gasnetc_smp_check_exit); /* every segment is published */
+  for (gasnet_node_t i = 0; i < gasneti_nodes; i++) gasneti_seginfo[i] = gasnetc_shm_member_segment(i);
   gasnetc_shm_set_segments(gasneti_seginfo);
   gasnetc_shm_xmem_attach(gasnetc_smp_check_exit);
   return GASNET_OK;
@@ -126,6 +140,6 @@ void gasnetc_nodeinfo(gasnet_nodeinfo_t *table) {
   for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
     table[i].host = 0;
     table[i].supernode = 0;
-    table[i].offset = 0; /* every process maps the segments at the same address */
+    table[i].offset = gasnetc_shm.offset[i]; /* where node i's segment is mapped here */
   }
 }
