@@ -31,6 +31,20 @@
  * - barriers: extra barrier implementations, a NULL-terminated array, which
  *   GASNET_BARRIER may then name; default_barrier names the one used when
  *   GASNET_BARRIER is unset (NULL: AMDISSEM).
+ * - The barrier as a fence for active messages (docs/extended.md):
+ *   gasnet_barrier_wait, and a gasnet_barrier_try that succeeds, return only
+ *   after this node has run every AM request that any node sent it before
+ *   that node's notify, whatever the barrier implementation. A conduit
+ *   whose requests may still be on their way when a barrier completes
+ *   fills what it needs:
+ *   am_fence_start: at notify; start making sure that every request this
+ *     node has sent to a client handler so far has run at its destination;
+ *     1 when that is known already. am_fence_done: asked, with polls in
+ *     between, until it says 1; only then does the notify go out.
+ *   am_run_arrived: once the barrier is complete; run every request that
+ *     has arrived here and not yet run, polling, and return when their
+ *     handlers have returned.
+ *   A slot left NULL has nothing to do.
  *
  * Layers above extended-ref never include this header. */
 #ifndef GASNET_EXTENDED_CONDUIT_H
@@ -125,6 +139,9 @@ typedef struct {
                 gasnete_done_t *done);
   const gasnete_barrier_impl_t *const *barriers;
   const char *default_barrier;
+  int (*am_fence_start)(void);
+  int (*am_fence_done)(void);
+  void (*am_run_arrived)(void);
 } gasnete_conduit_ops_t;
 
 /* Keeps the pointer: ops must outlive the job. Call before gasnet_attach

@@ -27,12 +27,14 @@
   (GASNET_BARRIERFLAG_ANONYMOUS | GASNET_BARRIERFLAG_MISMATCH | GASNET_BARRIERFLAG_IMAGES)
 
 static const gasnete_barrier_impl_t *gasnete_barrier_impl;
+static const gasnete_conduit_ops_t *gasnete_barrier_ops; /* the conduit's, or NULL */
 
 static struct {
   int notified; /* between notify and the wait or successful try; stored atomically, as
                  * gasneti_barrier_pending reads it from whichever thread polls */
   int id;       /* of the pending notify */
   int flags;
+  int fencing;  /* the notify waits for the conduit's AM fence */
   uint32_t count; /* barriers completed */
   gasnete_consensus_t last; /* the consensus of the last completed barrier */
   int last_id;              /* this node's id in it */
@@ -79,6 +81,7 @@ static void gasnete_barrier_attach(void) {
   }
   impl->init();
   gasnete_barrier_impl = impl;
+  gasnete_barrier_ops = ops;
 }
 
 GASNETE_CONSTRUCTOR static void gasnete_barrier_register(void) {
@@ -135,6 +138,42 @@ static int gasnete_barrier_finish(const gasnete_consensus_t *result, int id, int
              : GASNET_OK;
 }
 
+/* ------------------------------------------------------------ the AM fence
+ * A barrier is also a fence for active messages (docs/extended.md): the
+ * notify goes out once the conduit knows this node's earlier requests have
+ * run where they were sent (am_fence_start/_done), and a wait returns once
+ * this node has run the requests that reached it (am_run_arrived). */
+static void gasnete_barrier_arrive(void) {
+  gasnete_barrier_state.fencing = 0;
+  gasnete_barrier_impl->notify(gasnete_barrier_phase(), gasnete_barrier_state.id,
+                               gasnete_barrier_state.flags & ~GASNET_BARRIERFLAG_IMAGES);
+}
+
+static void gasnete_barrier_fence_start(void) {
+  const gasnete_conduit_ops_t *ops = gasnete_barrier_ops;
+  if (ops && ops->am_fence_start && !ops->am_fence_start())
+    gasnete_barrier_state.fencing = 1;
+  else
+    gasnete_barrier_arrive();
+}
+
+/* Has the notify gone out (now, if the fence is done)? */
+static int gasnete_barrier_fenced(void) {
+  if (!gasnete_barrier_state.fencing) return 1;
+  if (!gasnete_barrier_ops->am_fence_done()) return 0;
+  gasnete_barrier_arrive();
+  return 1;
+}
+
+static int gasnete_barrier_complete(unsigned phase, gasnete_consensus_t *result_p) {
+  return gasnete_barrier_fenced() && gasnete_barrier_impl->try_finish(phase, result_p);
+}
+
+static void gasnete_barrier_run_arrived(void) {
+  const gasnete_conduit_ops_t *ops = gasnete_barrier_ops;
+  if (ops && ops->am_run_arrived) ops->am_run_arrived();
+}
+
 /* ------------------------------------------------------------ the API */
 void gasnete_barrier_notify(int id, int flags) {
   static const char call[] = "gasnet_barrier_notify";
@@ -149,7 +188,7 @@ void gasnete_barrier_notify(int id, int flags) {
   __atomic_store_n(&gasnete_barrier_state.notified, 1, __ATOMIC_RELAXED); /* see pending */
   gasnete_barrier_state.id = id;
   gasnete_barrier_state.flags = flags;
-  gasnete_barrier_impl->notify(gasnete_barrier_phase(), id, flags & ~GASNET_BARRIERFLAG_IMAGES);
+  gasnete_barrier_fence_start();
 }
 
 int gasnete_barrier_wait(int id, int flags) {
@@ -157,7 +196,8 @@ int gasnete_barrier_wait(int id, int flags) {
   const unsigned phase = gasnete_barrier_phase();
   gasnete_consensus_t result;
   unsigned spins = 0;
-  while (!gasnete_barrier_impl->try_finish(phase, &result)) gasneti_wait_step(&spins);
+  while (!gasnete_barrier_complete(phase, &result)) gasneti_wait_step(&spins);
+  gasnete_barrier_run_arrived();
   return gasnete_barrier_finish(&result, id, flags);
 }
 
@@ -165,8 +205,8 @@ int gasnete_barrier_try(int id, int flags) {
   gasnete_barrier_check_wait("gasnet_barrier_try", id, flags);
   gasnete_consensus_t result;
   gasnet_AMPoll();
-  if (!gasnete_barrier_impl->try_finish(gasnete_barrier_phase(), &result))
-    return GASNET_ERR_NOT_READY;
+  if (!gasnete_barrier_complete(gasnete_barrier_phase(), &result)) return GASNET_ERR_NOT_READY;
+  gasnete_barrier_run_arrived();
   return gasnete_barrier_finish(&result, id, flags);
 }
 

@@ -248,4 +248,11 @@ void gasneti_remote_exit_sigquit(void) {
   if (gasneti_client_sigquit(&cur)) gasneti_run_client_sigquit(&cur);
 }
 
-int gasneti_is_main_thread(void) { return (pid_t)syscall(SYS_gettid) == getpid(); }
+/* Asked on every step of the main thread's waits (gasnet_wait.c): the
+ * answer is kept per thread. A thread that forks stays the main thread of
+ * the child if it was the parent's. */
+int gasneti_is_main_thread(void) {
+  static GASNETI_THREAD_LOCAL int known = -1;
+  if (known < 0) known = (pid_t)syscall(SYS_gettid) == getpid();
+  return known;
+}

@@ -128,6 +128,18 @@ extern int gasneti_wait_mode;
 extern void gasneti_wait_init(unsigned local_processes);
 /* Back off once inside a wait loop that has already polled. */
 extern void gasneti_wait_backoff(unsigned *spins);
+/* CLOCK_MONOTONIC in nanoseconds. */
+extern int64_t gasneti_now_ns(void);
+/* The job is ending: another node has exited, and this node noticed at
+ * noticed_ns. May it go on toward its own exit (a collective exit where
+ * it finishes last: its main thread computes, prints, polls, or waits for
+ * things that still complete)? Yes until timeout_s (GASNET_EXITTIMEOUT)
+ * after the notice, unless its main thread is stuck: in one blocking wait
+ * from the notice (or before) for half a second (a wait on the nodes that
+ * left, which may never end). Conduits ask it on every poll that finds
+ * the job ending, from any thread; a thread of a node that may not go on
+ * ends it (GASNet-1: the client's SIGQUIT handler runs first). */
+extern int gasneti_exit_may_go_on(int64_t noticed_ns, double timeout_s);
 /* Attach hooks registered by the layers above. */
 extern void gasneti_attach_hooks_run(void);
 

@@ -66,6 +66,53 @@ int gasnet_set_waitmode(int wait_mode) {
   return GASNET_OK;
 }
 
+/* ------------------------------------------------------------ the main thread's waits
+ * When another node has ended the job, this node may still be on its way to
+ * its own exit (a collective exit where it finishes last), or stuck in a
+ * wait for something the departed nodes will never send. The main
+ * thread's blocking waits tell which: every step of one (every back-off,
+ * and every step that found work) is noted on the coarse clock (a few ns;
+ * its resolution is milliseconds), and steps less than GASNETI_WAIT_GAP_NS
+ * apart belong to one wait. */
+#define GASNETI_WAIT_GAP_NS 100000000LL
+/* How long a wait that began (or was still going) when the job began to
+ * end may go on before the node counts as stuck. */
+#define GASNETI_EXIT_STUCK_NS 500000000LL
+
+static int64_t gasneti_main_wait_start, gasneti_main_wait_last; /* coarse ns; atomic */
+
+static int64_t gasneti_clock_ns(clockid_t clock) {
+  struct timespec ts;
+  clock_gettime(clock, &ts);
+  return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int64_t gasneti_now_ns(void) { return gasneti_clock_ns(CLOCK_MONOTONIC); }
+
+static void gasneti_wait_note(void) {
+  if (!gasneti_is_main_thread()) return;
+  int64_t now = gasneti_clock_ns(CLOCK_MONOTONIC_COARSE);
+  if (now - __atomic_load_n(&gasneti_main_wait_last, __ATOMIC_RELAXED) > GASNETI_WAIT_GAP_NS)
+    __atomic_store_n(&gasneti_main_wait_start, now, __ATOMIC_RELAXED);
+  __atomic_store_n(&gasneti_main_wait_last, now, __ATOMIC_RELAXED);
+}
+
+/* The main thread has been in one wait since before noticed_ns +
+ * GASNETI_EXIT_STUCK_NS and is in it still. */
+static int gasneti_main_stuck(int64_t noticed_ns) {
+  int64_t now = gasneti_clock_ns(CLOCK_MONOTONIC_COARSE);
+  int64_t last = __atomic_load_n(&gasneti_main_wait_last, __ATOMIC_RELAXED);
+  int64_t start = __atomic_load_n(&gasneti_main_wait_start, __ATOMIC_RELAXED);
+  if (!last || now - last > GASNETI_WAIT_GAP_NS) return 0; /* not waiting now */
+  int64_t since = start > noticed_ns ? start : noticed_ns;
+  return now - since > GASNETI_EXIT_STUCK_NS;
+}
+
+int gasneti_exit_may_go_on(int64_t noticed_ns, double timeout_s) {
+  if (gasneti_now_ns() - noticed_ns > (int64_t)(timeout_s * 1e9)) return 0;
+  return !gasneti_main_stuck(noticed_ns);
+}
+
 static inline void gasneti_cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
@@ -87,6 +134,7 @@ static void gasneti_block_step(unsigned steps) {
 }
 
 void gasneti_wait_backoff(unsigned *spins) {
+  gasneti_wait_note();
   unsigned steps = (*spins)++;
   switch (gasneti_wait_mode) {
     case GASNET_WAIT_BLOCK: gasneti_block_step(steps); break;
@@ -106,8 +154,10 @@ void gasneti_wait_backoff(unsigned *spins) {
 void gasneti_wait_step(unsigned *spins) {
   int work = 0;
   if (gasneti_attach_done) work = gasnetc_am_poll() + gasneti_progress_run();
-  if (work)
+  if (work) {
     *spins = 0;
-  else
+    gasneti_wait_note();
+  } else {
     gasneti_wait_backoff(spins);
+  }
 }

@@ -5,6 +5,7 @@
 mpi_CONDUIT_SOURCES = \
 	conduits/mpi/mpi_boot.c \
 	conduits/mpi/mpi_exit.c \
+	conduits/mpi/mpi_fence.c \
 	conduits/mpi/mpi_ops.c \
 	conduits/mpi/mpi_poll.c \
 	conduits/mpi/mpi_rma.c \

@@ -283,6 +283,7 @@ static void gasnetc_alloc_state(void) {
   m->deferred_head = gasnetc_calloc(nodes, sizeof(*m->deferred_head));
   for (unsigned i = 0; i < nodes; i++)
     m->deferred_head[i][GASNETC_CH_REQ] = m->deferred_head[i][GASNETC_CH_REP] = -1;
+  gasnetc_fence_init();
   m->owed_queue = gasnetc_calloc(nodes, sizeof(gasnet_node_t));
   m->owed_queued = gasnetc_calloc(nodes, 1);
   for (unsigned i = 0; i < nodes; i++)

@@ -15,12 +15,13 @@
  * MPI_Abort(code), which ends every process of the job with that code. An
  * MPI failure aborts at once.
  *
- * In a collective exit a node may see a notice before it has left the
- * final barrier, or on a polling thread while its main thread is between
- * that barrier and the end of main. For up to GASNETC_EXIT_GRACE after the
- * first notice, a poll inside a barrier returns as usual, and a thread
- * other than the main one waits for the node's own exit to begin; the main
- * thread polling outside a barrier acts at once.
+ * In a collective exit a node may see a notice while it is still on its
+ * way to its own exit: in its final barrier, or computing and printing
+ * after it, while another thread of it polls. So a poll that sees a notice
+ * lets the node go on (it returns) for as long as the node makes progress,
+ * up to GASNET_EXITTIMEOUT after the first notice: until its main thread
+ * has been stuck half a second in one blocking wait, which the departed nodes
+ * may never end (gasneti_exit_may_go_on). Then the node answers.
  *
  * A node that catches a fatal signal sends its notice (128 + the signal)
  * and waits a little for the others' answers before it dies, so their
@@ -35,9 +36,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* How long a non-main thread that sees a notice waits for this node's own
- * exit to begin, and a poll inside a barrier lets the barrier finish. */
-#define GASNETC_EXIT_GRACE 1.0
 /* How long a node that caught a fatal signal waits for the others' answers. */
 #define GASNETC_FATAL_WAIT 2.0
 /* Seconds added to GASNET_EXITTIMEOUT before the watchdog gives up on
@@ -56,7 +54,7 @@ static int gasnetc_exit_noticed_code;
 static int16_t *gasnetc_exit_claim; /* per node: its notice's code, -1 until it came */
 static unsigned gasnetc_exit_nfrom;  /* notices that have arrived */
 static int gasnetc_exiting;          /* atomic: this node is ending */
-static double gasnetc_noticed_at;    /* when the first notice was seen (atomic) */
+static int64_t gasnetc_noticed_ns;   /* when the first notice was seen (atomic) */
 /* Allocated up front: the protocol may run in a signal handler. */
 static MPI_Request *gasnetc_exit_reqs;
 static gasnetc_ctrl_t gasnetc_exit_msg;
@@ -304,33 +302,19 @@ static void gasnetc_on_exit(int status, void *arg) {
 }
 
 /* ------------------------------------------------------------ seeing a notice */
-/* Seconds of the grace left, counted from the first look. */
-static double gasnetc_grace_left(void) {
-  double now = gasnetc_now(), zero = 0;
-  __atomic_compare_exchange(&gasnetc_noticed_at, &zero, &now, 0, __ATOMIC_ACQ_REL,
-                            __ATOMIC_ACQUIRE);
-  double first;
-  __atomic_load(&gasnetc_noticed_at, &first, __ATOMIC_ACQUIRE);
-  return GASNETC_EXIT_GRACE - (now - first);
-}
-
-/* Wait (at most the rest of the grace) for this node's own exit to begin;
- * true if it did. */
-static int gasnetc_await_own_exit(void) {
-  for (;;) {
-    if (__atomic_load_n(&gasnetc_exiting, __ATOMIC_ACQUIRE)) return 1;
-    if (gasnetc_grace_left() <= 0) return 0;
-    struct timespec ms = {0, 1000000};
-    nanosleep(&ms, NULL);
-  }
+/* When this node first saw a notice. */
+static int64_t gasnetc_noticed(void) {
+  int64_t now = gasneti_now_ns(), zero = 0;
+  __atomic_compare_exchange_n(&gasnetc_noticed_ns, &zero, now, 0, __ATOMIC_ACQ_REL,
+                              __ATOMIC_ACQUIRE);
+  return __atomic_load_n(&gasnetc_noticed_ns, __ATOMIC_ACQUIRE);
 }
 
 void gasnetc_exit_check(void) {
   if (__builtin_expect(!__atomic_load_n(&gasnetc_exit_noticed, __ATOMIC_ACQUIRE), 1)) return;
   if (gasnetc_exit_state != GASNETC_EXIT_NONE) return; /* this thread's exit path polls */
   if (__atomic_load_n(&gasnetc_exiting, __ATOMIC_ACQUIRE)) gasnetc_park();
-  if (gasneti_barrier_pending() && gasnetc_grace_left() > 0) return; /* let it complete */
-  if (!gasneti_is_main_thread() && gasnetc_await_own_exit()) gasnetc_park();
+  if (gasneti_exit_may_go_on(gasnetc_noticed(), gasnetc_exit_timeout)) return;
   if (__atomic_exchange_n(&gasnetc_exiting, 1, __ATOMIC_ACQ_REL)) gasnetc_park();
   gasnetc_exit_state = GASNETC_EXIT_ANSWERING;
   gasneti_remote_exit_sigquit();

@@ -61,18 +61,24 @@ static inline void *gasnetc_inline_payload(gasnetc_hdr_t *hdr) {
   return (uint8_t *)(hdr + 1) + gasnetc_args_bytes(hdr->numargs);
 }
 
-typedef enum { GASNETC_CTRL_CREDIT = 1, GASNETC_CTRL_EXIT = 2 } gasnetc_ctrl_kind_t;
+typedef enum {
+  GASNETC_CTRL_CREDIT = 1,
+  GASNETC_CTRL_EXIT = 2,
+  GASNETC_CTRL_FENCE = 3,    /* mpi_fence.c: answer once my requests before `code` have run */
+  GASNETC_CTRL_FENCE_ACK = 4 /* they have */
+} gasnetc_ctrl_kind_t;
 
 /* Control messages one peer may have in flight to a node: each credit
  * return carries at least `threshold` (half the depth) of the 2 x depth
- * credits the peer can owe, so at most four, plus its one exit notice. */
-enum { GASNETC_CTRL_PER_PEER = 5 };
+ * credits the peer can owe, so at most four, plus its one exit notice,
+ * one FENCE and one FENCE_ACK. */
+enum { GASNETC_CTRL_PER_PEER = 7 };
 
 typedef struct {
   uint32_t kind; /* gasnetc_ctrl_kind_t */
   uint32_t src;
   uint16_t credits[GASNETC_NCH];
-  int32_t code; /* EXIT: the job's exit code */
+  int32_t code; /* EXIT: the job's exit code; FENCE: a request packet number */
 } gasnetc_ctrl_t;
 
 /* A send in flight: its request and the buffer MPI reads from. */
@@ -241,6 +247,24 @@ extern void gasnetc_send_slot_start(unsigned index, const void *buf, size_t len,
 extern int gasnetc_send_progress(void);
 /* Return owed credits to the queued peers in control messages (lock held). */
 extern void gasnetc_credit_flush(void);
+
+/* ------------------------------------------------------------ mpi_fence.c
+ * The barrier as a fence for the requests sent through MPI. */
+extern void gasnetc_fence_init(void);
+/* A request packet to dest is being sent (lock held). */
+extern void gasnetc_fence_note_request(gasnet_node_t dest, gasnet_handler_t handler);
+/* At a barrier's notify (lock not held): ask the peers sent client
+ * requests since the last fence to answer once they have run them; 1 when
+ * there is nobody to ask. gasnetc_fence_done: every answer is in. */
+extern int gasnetc_fence_start(void);
+extern int gasnetc_fence_done(void);
+/* Control messages (lock held): a FENCE from src, a FENCE_ACK. */
+extern void gasnetc_fence_asked_by(gasnet_node_t src, uint32_t until);
+extern void gasnetc_fence_answered(void);
+/* A request handler of src's has returned (lock not held). */
+extern void gasnetc_fence_ran_request(gasnet_node_t src);
+/* Send the queued FENCE and FENCE_ACK messages (lock held). */
+extern void gasnetc_fence_flush(void);
 
 /* ------------------------------------------------------------ mpi_poll.c */
 /* Handle arrived control messages only (lock held; the exit protocol). */

@@ -42,6 +42,10 @@ static int gasnetc_ops_get_nb(void *dest, gasnet_node_t node, const void *src, s
   return !gasnetc_ops_shared(node) && gasnetc_rma_get_nb(dest, node, src, nbytes, done);
 }
 
+/* The barrier's AM fence: requests through MPI are made sure of by their
+ * senders (mpi_fence.c), those through the rings by their receivers. */
+static void gasnetc_ops_run_arrived(void) { gasnetc_shm_run_arrived_requests(gasnetc_am_poll); }
+
 static gasnete_conduit_ops_t gasnetc_mpi_ops = {
     .name = "mpi",
     .put = gasnetc_ops_put,
@@ -49,6 +53,9 @@ static gasnete_conduit_ops_t gasnetc_mpi_ops = {
     .memset = gasnetc_ops_memset,
     .put_nb = gasnetc_ops_put_nb,
     .get_nb = gasnetc_ops_get_nb,
+    .am_fence_start = gasnetc_fence_start,
+    .am_fence_done = gasnetc_fence_done,
+    .am_run_arrived = gasnetc_ops_run_arrived,
 };
 
 void gasnetc_mpi_ops_attach(void) {

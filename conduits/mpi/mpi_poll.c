@@ -47,6 +47,10 @@ static void gasnetc_ctrl_arrived(unsigned i) {
     gasnetc_credit_receive(ctrl->src, ctrl->credits);
   else if (ctrl->kind == GASNETC_CTRL_EXIT)
     gasnetc_exit_notice(ctrl->src, ctrl->code);
+  else if (ctrl->kind == GASNETC_CTRL_FENCE && ctrl->src < gasneti_nodes)
+    gasnetc_fence_asked_by(ctrl->src, (uint32_t)ctrl->code);
+  else if (ctrl->kind == GASNETC_CTRL_FENCE_ACK)
+    gasnetc_fence_answered();
   gasnetc_mpi_check(MPI_Start(&m->rreq[gasnetc_ctrl_index(i)]), "post a control receive");
 }
 
@@ -221,6 +225,7 @@ static void gasnetc_deliver(unsigned s) {
   gasneti_am_deliver(&token, &msg);
   if (in_buffer) gasnetc_packet_release(s, src, ch);
   free(bounce);
+  if (ch == GASNETC_CH_REQ) gasnetc_fence_ran_request(src);
 }
 
 /* ------------------------------------------------------------ polling */
@@ -299,6 +304,7 @@ static int gasnetc_poll(int replies_only) {
     gasnetc_payloads_poll(2 * P, m->npayload[GASNETC_CH_REP] + m->npayload[GASNETC_CH_REQ], idx,
                           &ready);
   gasnetc_credit_flush();
+  gasnetc_fence_flush();
   gasnetc_unlock();
   unsigned nready = ready.n[GASNETC_CH_REP] + ready.n[GASNETC_CH_REQ];
   if (nready) {
@@ -310,6 +316,7 @@ static int gasnetc_poll(int replies_only) {
     gasnetc_poll_level--;
     gasnetc_lock();
     gasnetc_credit_flush();
+    gasnetc_fence_flush();
     gasnetc_unlock();
   }
   free(owned);

@@ -72,26 +72,72 @@ static void gasnetc_shm_deliver(gasnetc_shm_slot_t *slot) {
   gasneti_am_deliver(&token, &msg);
 }
 
+/* Requests of this member's ring taken and not yet released, counted by
+ * the threads of this process that poll (PAR): a request taken is run
+ * only once its handler returns (gasnetc_shm_requests_run). */
+#if defined(GASNETI_THREADS)
+static int gasnetc_shm_running;
+static inline void gasnetc_shm_running_add(int n) {
+  __atomic_add_fetch(&gasnetc_shm_running, n, __ATOMIC_ACQ_REL);
+}
+#else
+static inline void gasnetc_shm_running_add(int n) { (void)n; }
+#endif
+
+static gasnetc_shm_slot_t *gasnetc_shm_take(gasnetc_shm_ring_t *ring, int requests, uint64_t *pos_p) {
+  if (requests) gasnetc_shm_running_add(1); /* before the take, so no window shows none */
+  gasnetc_shm_slot_t *slot = gasnetc_shm_ring_take(ring, pos_p);
+  if (requests && !slot) gasnetc_shm_running_add(-1);
+  return slot;
+}
+
 /* Deliver at most one ring's worth, so a steady flood cannot keep a poller
  * inside forever. */
-static int gasnetc_shm_drain(gasnetc_shm_ring_t *ring) {
+static int gasnetc_shm_drain(gasnetc_shm_ring_t *ring, int requests) {
   int n = 0;
   uint64_t pos;
   gasnetc_shm_slot_t *slot;
-  while (n < GASNETC_SHM_RING_DEPTH && (slot = gasnetc_shm_ring_take(ring, &pos))) {
+  while (n < GASNETC_SHM_RING_DEPTH && (slot = gasnetc_shm_take(ring, requests, &pos))) {
     gasnetc_shm_deliver(slot);
     gasnetc_shm_ring_release(slot, pos);
+    if (requests) gasnetc_shm_running_add(-1);
     n++;
   }
   return n;
 }
 
 int gasnetc_shm_poll_replies(void) {
-  return gasnetc_shm_drain(&gasnetc_shm.queues[gasnetc_shm.my_member].replies);
+  return gasnetc_shm_drain(&gasnetc_shm.queues[gasnetc_shm.my_member].replies, 0);
 }
 
 int gasnetc_shm_poll(void) {
   gasnetc_shm_queues_t *mine = &gasnetc_shm.queues[gasnetc_shm.my_member];
-  int n = gasnetc_shm_drain(&mine->replies);
-  return n + gasnetc_shm_drain(&mine->requests);
+  int n = gasnetc_shm_drain(&mine->replies, 0);
+  return n + gasnetc_shm_drain(&mine->requests, 1);
+}
+
+/* ------------------------------------------------------------ the barrier's AM fence
+ * A request sent before its sender's barrier notify sits in this member's
+ * ring (the sender's enqueue returned before it notified), so once the
+ * barrier is complete every such request has a position below the ring's
+ * enqueue position as read now. Run until the ring's consumers are past it
+ * and none is still inside a handler. */
+static int gasnetc_shm_requests_run(const gasnetc_shm_ring_t *ring, uint64_t upto) {
+  if ((int64_t)(__atomic_load_n(&ring->dequeue_pos, __ATOMIC_ACQUIRE) - upto) < 0) return 0;
+#if defined(GASNETI_THREADS)
+  return __atomic_load_n(&gasnetc_shm_running, __ATOMIC_ACQUIRE) == 0;
+#else
+  return 1; /* one thread polls, and it is here, not in a handler */
+#endif
+}
+
+void gasnetc_shm_run_arrived_requests(int (*poll)(void)) {
+  if (!gasnetc_shm.members) return;
+  gasnetc_shm_ring_t *ring = &gasnetc_shm.queues[gasnetc_shm.my_member].requests;
+  uint64_t upto = __atomic_load_n(&ring->enqueue_pos, __ATOMIC_ACQUIRE);
+  unsigned spins = 0;
+  while (!gasnetc_shm_requests_run(ring, upto)) {
+    poll();
+    gasneti_wait_backoff(&spins);
+  }
 }

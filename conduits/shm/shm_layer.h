@@ -135,6 +135,10 @@ extern void gasnetc_shm_reply(gasnet_node_t dest, const gasneti_am_t *msg, int (
  * ring's worth of each; returns the number delivered. */
 extern int gasnetc_shm_poll(void);
 extern int gasnetc_shm_poll_replies(void);
+/* The barrier's AM fence (gasnete_conduit_ops_t.am_run_arrived): run every
+ * request already in this member's ring, polling with poll(), and return
+ * once each handler has returned (docs/extended.md). */
+extern void gasnetc_shm_run_arrived_requests(int (*poll)(void));
 
 /* ------------------------------------------------------------ put/get (shm_putget.c)
  * extended-ref's conduit ops (gasnet_extended_conduit.h): direct copies

@@ -98,6 +98,7 @@ int gasnetc_init(int *argc, char ***argv) {
   (void)argv;
   unsigned nodes = gasnetc_smp_read_nodes();
   gasnetc_smp_max_segsize = gasnetc_smp_read_max_segsize(nodes);
+  gasnetc_smp_read_exit_timeout();
   if (gasneti_segment_align_wanted())
     gasnetc_smp_aligned_at = gasneti_addr_reserve(NULL, gasnetc_smp_max_segsize);
   gasnetc_shm_create(nodes, gasnetc_smp_max_segsize, "smp");

@@ -10,14 +10,13 @@
  *    gasnet_exit or exit()): output flushed, atexit handlers run;
  *  - otherwise raises SIGQUIT if the client has a handler for it (which may
  *    call gasnet_exit), then ends with the job's code.
- * In a collective exit a node may find the job ending before it has left
- * the final barrier (its peers have), or on a polling thread while its
- * main thread is between that barrier and the end of main. So for up to
- * GASNETC_SMP_EXIT_GRACE after the node first finds the job ending, a poll
- * inside a barrier returns as usual (the barrier completes), and a thread
- * other than the main one waits for the node's own exit to begin; the main
- * thread polling outside a barrier acts at once, so a node blocked in a
- * wait that will never end goes at once.
+ * In a collective exit the others may end while this node is still on its
+ * way to its own exit: in its final barrier, or computing and printing
+ * after it, while another thread of it polls. So a poll that finds the job
+ * ending lets the node go on (it returns) for as long as the node makes
+ * progress, up to GASNET_EXITTIMEOUT after it first noticed: until its main
+ * thread has been stuck half a second in one blocking wait, which the departed
+ * nodes may never end (gasneti_exit_may_go_on). Then the node ends.
  *
  * A node that does not poll within GASNET_EXITTIMEOUT is sent
  * GASNETC_SMP_REMOTEEXIT_SIGNAL by the supervisor (as GASNet's smp conduit
@@ -28,17 +27,12 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-
-/* How long a non-main thread that finds the job ending waits for this
- * node's own exit to begin, and a poll inside a barrier lets the barrier
- * finish. */
-#define GASNETC_SMP_EXIT_GRACE 1.0
 
 static int gasnetc_smp_exiting;                      /* atomic: this node is ending */
 static GASNETI_THREAD_LOCAL int gasnetc_smp_in_exit; /* this thread ends it */
 static int64_t gasnetc_smp_noticed_ns;               /* atomic: when the job's end was seen */
+double gasnetc_smp_exit_timeout;                     /* GASNET_EXITTIMEOUT */
 
 int gasnetc_smp_claim_exit(int code) {
   gasnetc_smp_shared_t *ctl = gasnetc_smp_shared();
@@ -83,38 +77,19 @@ static int gasnetc_smp_own_exit(void) {
   return __atomic_load_n(&gasnetc_smp_exiting, __ATOMIC_ACQUIRE);
 }
 
-static int64_t gasnetc_smp_now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-/* How much of the grace is left (ns), counted from the first look. */
-static int64_t gasnetc_smp_grace_left(void) {
-  int64_t now = gasnetc_smp_now_ns(), zero = 0;
+/* When this node first saw the job ending. */
+static int64_t gasnetc_smp_noticed(void) {
+  int64_t now = gasneti_now_ns(), zero = 0;
   __atomic_compare_exchange_n(&gasnetc_smp_noticed_ns, &zero, now, 0, __ATOMIC_ACQ_REL,
                               __ATOMIC_ACQUIRE);
-  int64_t since = now - __atomic_load_n(&gasnetc_smp_noticed_ns, __ATOMIC_ACQUIRE);
-  return (int64_t)(GASNETC_SMP_EXIT_GRACE * 1e9) - since;
-}
-
-/* Wait (at most the rest of the grace) for this node's own exit to begin;
- * true if it did. */
-static int gasnetc_smp_await_own_exit(void) {
-  const struct timespec nap = {0, 1000000}; /* 1 ms */
-  for (;;) {
-    if (gasnetc_smp_own_exit()) return 1;
-    if (gasnetc_smp_grace_left() <= 0) return 0;
-    nanosleep(&nap, NULL);
-  }
+  return __atomic_load_n(&gasnetc_smp_noticed_ns, __ATOMIC_ACQUIRE);
 }
 
 /* The slow path of gasnetc_smp_check_exit: the job is ending. */
 static void gasnetc_smp_job_ending(void) {
   if (gasnetc_smp_in_exit) return; /* this thread's exit path polls: let it */
   if (gasnetc_smp_own_exit()) gasnetc_smp_park();
-  if (gasneti_barrier_pending() && gasnetc_smp_grace_left() > 0) return;
-  if (!gasneti_is_main_thread() && gasnetc_smp_await_own_exit()) gasnetc_smp_park();
+  if (gasneti_exit_may_go_on(gasnetc_smp_noticed(), gasnetc_smp_exit_timeout)) return;
   if (__atomic_exchange_n(&gasnetc_smp_exiting, 1, __ATOMIC_ACQ_REL)) gasnetc_smp_park();
   gasnetc_smp_in_exit = 1;
   gasneti_remote_exit_sigquit();
@@ -166,6 +141,11 @@ static void gasnetc_smp_on_exit(int status, void *arg) {
 static void gasnetc_smp_fatalsignal(int sig) {
   __atomic_store_n(&gasnetc_smp_exiting, 1, __ATOMIC_RELEASE);
   gasnetc_smp_claim_exit(128 + sig);
+}
+
+void gasnetc_smp_read_exit_timeout(void) {
+  gasnetc_smp_exit_timeout = gasneti_getenv_double("GASNET_EXITTIMEOUT", GASNETC_SMP_EXIT_TIMEOUT);
+  if (gasnetc_smp_exit_timeout < 0) gasnetc_smp_exit_timeout = 0;
 }
 
 void gasnetc_smp_exit_init(void) {

@@ -47,6 +47,13 @@ extern void gasnetc_smp_check_exit(void);
 /* Each node, in gasnet_init: the on_exit handler, the fatal-signal hook
  * and the handler of the signal below. */
 extern void gasnetc_smp_exit_init(void);
+/* GASNET_EXITTIMEOUT (default GASNETC_SMP_EXIT_TIMEOUT): how long the
+ * nodes still running may go on toward their own exit once the job has
+ * begun to end (gasneti_exit_may_go_on), after which the supervisor
+ * interrupts those that have not ended. Read once, before the fork. */
+#define GASNETC_SMP_EXIT_TIMEOUT 3.0
+extern double gasnetc_smp_exit_timeout;
+extern void gasnetc_smp_read_exit_timeout(void);
 /* What the supervisor sends a node that has not noticed, GASNET_EXITTIMEOUT
  * seconds after the job began to end (GASNet's choice: clients rarely use it,
  * and its default action is to ignore it). */

@@ -24,9 +24,6 @@
 
 /* How long signalled nodes get to end before SIGKILL. */
 #define GASNETC_SMP_KILL_GRACE 2.0
-/* How long the other nodes get to notice that the job is ending. Nodes that
- * poll notice at once; this only bounds nodes busy outside the library. */
-#define GASNETC_SMP_EXIT_TIMEOUT 3.0
 
 typedef enum {
   SUPERVISE_RUNNING,  /* every node is working */
@@ -138,7 +135,7 @@ void gasnetc_smp_supervise(pid_t *pids, unsigned nodes, const void *saved_sigmas
   (void)saved_sigmask;
   gasnetc_supervisor_t sv = {pids, nodes, 0, SUPERVISE_RUNNING, 0, 0, 0};
   for (unsigned i = 0; i < nodes; i++) sv.alive += pids[i] > 0;
-  sv.exit_timeout = gasneti_getenv_double("GASNET_EXITTIMEOUT", GASNETC_SMP_EXIT_TIMEOUT);
+  sv.exit_timeout = gasnetc_smp_exit_timeout;
   if (sv.alive < nodes) gasnetc_terminate(&sv, SIGKILL); /* a fork failed */
   sigset_t watched;
   gasnetc_supervisor_signals(&watched);

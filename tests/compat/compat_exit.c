@@ -2,7 +2,10 @@
  * final barrier, prints one line to a buffered stdout and returns from
  * main, while (in threaded modes) a second thread keeps calling
  * gasnet_AMPoll. Each node must finish its own exit path, so every line
- * reaches the output; run_compat.sh runs this many times and counts them. */
+ * reaches the output; run_compat.sh runs this many times and counts them.
+ * With the argument "late", node 0 works 200 ms longer than the others
+ * after the barrier, polling as it goes, and so does its polling thread:
+ * both hear of the others' exit while it is still on its way to its own. */
 #include <gasnet.h>
 
 #if defined(GASNET_PAR)
@@ -25,6 +28,14 @@ int main(int argc, char **argv) {
 #endif
   gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
   gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS);
+  if (argc > 1 && !strcmp(argv[1], "late") && gasnet_mynode() == 0) {
+    /* 200 ms of work, polling between pieces of it as clients do. */
+    for (int ms = 0; ms < 200; ms++) {
+      struct timespec piece = {0, 1000 * 1000};
+      nanosleep(&piece, NULL);
+      gasnet_AMPoll();
+    }
+  }
   /* Buffered on purpose: the line is written when the process exits. */
   printf("compat_exit: node %u done\n", (unsigned)gasnet_mynode());
   return 0;

@@ -10,13 +10,27 @@
 #   compat_cxx.cc    a C++ client (GASNET_CXX) with reduction functions
 #   compat_sigquit.c SIGINT to a node reaches the client's SIGQUIT handler,
 #                    whose gasnet_exit code is the job's (smp)
-#   compat_exit.c    a collective exit while a thread polls loses no output
+#   compat_exit.c    a collective exit while a thread polls loses no output,
+#                    also when node 0 works and polls 200 ms longer
+#   compat_reduce.c  GASNet 1.x's element-wise reduce and scan (blksz 0),
+#                    per element against a serial reference, 1 to 5 nodes,
+#                    and with images (PAR: 2 per node, and 1 or 2)
+#   compat_barrier.c barrier flags as GASNet 1.20 and later match them, on
+#                    every barrier implementation
+#   compat_aligned.c segments at one address, and the single-address paths
+#                    clients take then (GASNET_SEGMENT_ALIGN=no: they are not)
+#   compat_amfence.c a barrier is a fence for active messages: a frontier of
+#                    Medium AMs, one poll, a barrier, every AM run; every
+#                    barrier implementation, 2 to 8 nodes (mpi: its three
+#                    shapes)
 # Also: a client built from a copy of the fragment in its own directory,
 # and one built from the pkg-config file.
 #
 # COMPAT_EXIT_RUNS sets how many collective exits are run (default 50 on
 # smp, 10 on mpi: tests/exit's collective cases run 200 per node count;
-# here the point is the client built from the installed tree).
+# here the point is the client built from the installed tree), and
+# COMPAT_LATE_RUNS how many with node 0 late (default 200 on smp, 25 on
+# mpi).
 set -eu
 
 if [ $# -ne 3 ]; then
@@ -27,6 +41,7 @@ BUILDDIR=$(cd "$1" && pwd)
 SRCDIR=$(cd "$2" && pwd)
 CONDUIT=$3
 if [ "$CONDUIT" = smp ]; then EXIT_RUNS=${COMPAT_EXIT_RUNS:-50}; else EXIT_RUNS=${COMPAT_EXIT_RUNS:-10}; fi
+if [ "$CONDUIT" = smp ]; then LATE_RUNS=${COMPAT_LATE_RUNS:-200}; else LATE_RUNS=${COMPAT_LATE_RUNS:-25}; fi
 if [ ! -e "$BUILDDIR/conduits/$CONDUIT/gasnetrun_$CONDUIT" ]; then
   echo "SKIP compat_$CONDUIT: the $CONDUIT conduit is not built"
   exit 77
@@ -54,7 +69,8 @@ timeout 600 make -C "$BUILDDIR" install prefix="$PREFIX" >"$TMP/install.log" 2>&
 cat >"$TMP/Makefile" <<'EOF'
 include $(GASNET_MAK)
 STRICT = -Wall -Werror
-all: compat_client compat_cxx compat_sigquit compat_exit
+all: compat_client compat_cxx compat_sigquit compat_exit compat_reduce compat_barrier compat_aligned \
+	compat_amfence
 %: %.c
 	$(GASNET_CC) $(GASNET_CPPFLAGS) $(GASNET_CFLAGS) $(STRICT) -Werror=implicit-function-declaration -c $< -o $@.o
 	$(GASNET_LD) $(GASNET_LDFLAGS) -o $@ $@.o $(GASNET_LIBS)
@@ -75,17 +91,21 @@ build_mode() { # MODE DIR [MAKFILE]: builds every client of MODE in DIR
 }
 
 # run_ok DIR PROG NODES [ARGS]: every node prints its OK line, exit 0.
+# JOB_ENV (VAR=VALUE words) is the job's environment.
+JOB_ENV=
 run_ok() {
   LOG=$1/run-$2-$3.log
   rc=0
-  (cd "$1" && timeout -k 5 120 "$LAUNCH" -n "$3" "./$2" ${4:-}) >"$LOG" 2>&1 || rc=$?
-  [ "$rc" -eq 0 ] || fail "$2 on $3 nodes ($1) exited $rc"
+  # shellcheck disable=SC2086 # word lists
+  (cd "$1" && timeout -k 5 120 env $JOB_ENV "$LAUNCH" -n "$3" "./$2" ${4:-}) >"$LOG" 2>&1 || rc=$?
+  [ "$rc" -eq 0 ] || fail "$2 ${4:-} on $3 nodes ($1) ${JOB_ENV:+with $JOB_ENV }exited $rc"
   i=0
   while [ "$i" -lt "$3" ]; do
-    grep -q "^$2: node $i/$3 OK" "$LOG" || fail "$2 on $3 nodes ($1): no OK line from node $i"
+    grep -q "^$2: node $i/$3 OK" "$LOG" ||
+      fail "$2 ${4:-} on $3 nodes ($1) ${JOB_ENV:+with $JOB_ENV}: no OK line from node $i"
     i=$((i + 1))
   done
-  echo "PASS compat_$CONDUIT $(basename "$1") $2 n=$3"
+  echo "PASS compat_$CONDUIT $(basename "$1") $2 ${4:+$4 }n=$3${JOB_ENV:+ ($JOB_ENV)}"
 }
 
 # A node that gets SIGINT runs the client's SIGQUIT handler, which exits
@@ -102,19 +122,48 @@ run_sigquit() { # DIR
 }
 
 # Every node prints after the final barrier, then returns from main while a
-# second thread keeps polling: no line may be lost, in EXIT_RUNS runs.
-run_collective_exit() { # DIR NODES
+# second thread keeps polling: no line may be lost, in RUNS runs (with
+# "late", node 0 works and polls 200 ms longer than the others).
+run_collective_exit() { # DIR NODES RUNS [late]
   LOG=$1/run-exit.log
   r=0
-  while [ "$r" -lt "$EXIT_RUNS" ]; do
+  while [ "$r" -lt "$3" ]; do
     rc=0
-    (cd "$1" && timeout -k 5 60 "$LAUNCH" -n "$2" ./compat_exit) >"$LOG" 2>&1 || rc=$?
-    [ "$rc" -eq 0 ] || fail "compat_exit run $r on $2 nodes exited $rc"
+    (cd "$1" && timeout -k 5 60 "$LAUNCH" -n "$2" ./compat_exit ${4:-}) >"$LOG" 2>&1 || rc=$?
+    [ "$rc" -eq 0 ] || fail "compat_exit ${4:-} run $r on $2 nodes exited $rc"
     lines=$(grep -c "^compat_exit: node [0-9]* done$" "$LOG" || true)
-    [ "$lines" -eq "$2" ] || fail "compat_exit run $r on $2 nodes: $lines of $2 final lines"
+    [ "$lines" -eq "$2" ] || fail "compat_exit ${4:-} run $r on $2 nodes: $lines of $2 final lines"
     r=$((r + 1))
   done
-  echo "PASS compat_$CONDUIT collective exit x$EXIT_RUNS n=$2"
+  echo "PASS compat_$CONDUIT collective exit ${4:+$4 }x$3 n=$2"
+}
+
+# Barrier flags on every implementation the conduit offers (SMP: the
+# shared-memory one, where the job is one supernode).
+run_barriers() { # DIR NODES
+  for b in AMDISSEM AMCENTRAL SMP; do
+    JOB_ENV="GASNET_BARRIER=$b" run_ok "$1" compat_barrier "$2"
+  done
+  JOB_ENV=
+}
+
+# The frontier flood: every barrier implementation, and on mpi its three
+# shapes (shared memory, none over TCP, pretend hosts of 2 over TCP).
+run_amfence() { # DIR NODELIST
+  for n in $2; do
+    for b in SMP AMDISSEM AMCENTRAL; do
+      JOB_ENV="GASNET_BARRIER=$b" run_ok "$1" compat_amfence "$n" 150
+    done
+  done
+  if [ "$CONDUIT" = mpi ]; then
+    tcp="OMPI_MCA_btl=self,tcp GASNET_SUPERNODE_MAXSIZE=1"
+    hosts="OMPI_MCA_btl=self,tcp GASNET_MPI_HOST_SIZE=2"
+    for b in AMDISSEM AMCENTRAL; do
+      for n in 2 4; do JOB_ENV="$tcp GASNET_BARRIER=$b" run_ok "$1" compat_amfence "$n" 60; done
+      JOB_ENV="$hosts GASNET_BARRIER=$b" run_ok "$1" compat_amfence 4 60
+    done
+  fi
+  JOB_ENV=
 }
 
 # Node counts: smp runs more (cheap); mpi start-up costs about a second.
@@ -127,13 +176,26 @@ for mode in seq par parsync; do
     for n in $counts; do run_ok "$dir" compat_client "$n"; done
     run_ok "$dir" compat_cxx 2
     run_sigquit "$dir"
+    for n in 1 2 3 4 5; do run_ok "$dir" compat_reduce "$n"; done
+    if [ "$CONDUIT" = smp ]; then bcounts="2 3 5 8"; else bcounts="2 3 4"; fi
+    for n in $bcounts; do run_barriers "$dir" "$n"; done
+    for n in $counts; do run_ok "$dir" compat_aligned "$n" aligned; done
+    JOB_ENV=GASNET_SEGMENT_ALIGN=no run_ok "$dir" compat_aligned 3 any
+    JOB_ENV=
+    if [ "$CONDUIT" = smp ]; then run_amfence "$dir" "2 3 5 8"; else run_amfence "$dir" "2 3"; fi
   else
     run_ok "$dir" compat_client 3
     run_ok "$dir" compat_cxx 3
+    run_ok "$dir" compat_reduce 3
+    run_barriers "$dir" 3
+    run_ok "$dir" compat_amfence 3 100
   fi
 done
+run_ok "$TMP/par" compat_reduce 3 2
+run_ok "$TMP/par" compat_reduce 3 var
 
-run_collective_exit "$TMP/par" 3
+run_collective_exit "$TMP/par" 3 "$EXIT_RUNS"
+run_collective_exit "$TMP/par" 3 "$LATE_RUNS" late
 
 # A client that copies the fragment into its own tree and includes the copy.
 mkdir -p "$TMP/copied/own"
