@@ -23,7 +23,7 @@
  *     and the block each holds there.
  * Every failure is listed (up to a limit); the exit code is 1 if any
  * check failed. */
-#include "reduce_layout.h"
+#include "ops/reduce_layout.h"
 
 #include <stdarg.h>
 #include <stdio.h>

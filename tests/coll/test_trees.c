@@ -27,7 +27,7 @@
  *   - gasnete_coll_log2_ceil(size) is ceil(log2(size)), 0 for 0 and 1.
  * Every failure is listed (up to a limit) with shape, size and rank; the
  * exit code is 1 if any check failed. */
-#include "trees.h"
+#include "patterns/trees.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -20,7 +20,7 @@
  *     child's run; every other edge stays on one supernode.
  * Every failure is listed (up to a limit); the exit code is 1 if any
  * check failed. */
-#include "trees_hier.h"
+#include "patterns/trees_hier.h"
 
 #include <stdarg.h>
 #include <stdint.h>

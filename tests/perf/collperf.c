@@ -77,7 +77,7 @@ static const gasnet_coll_fn_entry_t fn_table[] = {
     {gasnet_coll_fn_sum, GASNET_COLL_AMSAFE},
     {gasnet_coll_fn_sum, GASNET_COLL_AMSAFE | GASNET_COLL_NONCOMM}};
 static int op_computes(int op) { return op >= OP_REDUCE; }
-/* The algorithms of each op (coll/bcast.c, scatter.c, gather.c,
+/* The algorithms of each op (coll/ops/bcast.c, scatter.c, gather.c,
  * gather_all.c, exchange.c), to know which ops a -a name applies to. */
 static const char *const op_algs[OP_COUNT][10] = {
     {"flat", "binomial", "binary", "knomial", "hier", "put", "direct", "pipe", "scatter_allgather",

@@ -1,0 +1,61 @@
+/* coll_early.h: the early-arrival store. A message for an op this node has
+ * not started yet (legal under IN_NOSYNC and IN_MYSYNC: a root may run
+ * ahead of its receivers) is copied here, filed by (team, sequence), and
+ * handed to the op when it starts, in arrival order.
+ *
+ * Entries come from free lists by payload size and go back to them, so a
+ * root running ahead costs one copy and no allocation: with malloc and
+ * free, every entry of a few KiB or more made the heap grow and shrink
+ * again, and each early chunk paid page faults (docs/collectives.md,
+ * "Early arrivals"). Only the engine calls these, with its lock held. */
+#ifndef COLL_EARLY_H
+#define COLL_EARLY_H
+
+#include "engine/engine.h"
+
+#include <string.h>
+
+typedef struct gasnete_coll_early_s {
+  struct gasnete_coll_early_s *next;
+  uint32_t team_id;
+  uint32_t seq;
+  uint32_t size_class; /* its free list, or GASNETE_COLL_EARLY_CLASSES: malloc'd */
+  gasnete_coll_msg_t msg; /* msg.data points just past this struct */
+} gasnete_coll_early_t;
+
+/* The bytes of msg an entry must hold: its data, or nothing for a placed
+ * chunk (data NULL), whose bytes are already in their place. */
+static inline size_t gasnete_coll_early_payload(const gasnete_coll_msg_t *msg) {
+  return msg->data ? msg->nbytes : 0;
+}
+
+/* Fill entry e (room for gasnete_coll_early_payload(msg) bytes after it)
+ * with a copy of msg for op (team_id, seq). */
+static inline void gasnete_coll_early_fill(gasnete_coll_early_t *e, uint32_t team_id, uint32_t seq,
+                                           const gasnete_coll_msg_t *msg) {
+  size_t payload = gasnete_coll_early_payload(msg);
+  e->next = NULL;
+  e->team_id = team_id;
+  e->seq = seq;
+  e->msg = *msg;
+  if (payload) memcpy(e + 1, msg->data, payload);
+  if (msg->data) e->msg.data = e + 1;
+}
+
+/* Keep a copy of msg for op (team_id, seq). */
+extern void gasnete_coll_early_store(uint32_t team_id, uint32_t seq, const gasnete_coll_msg_t *msg);
+/* Hand every stored message of (team_id, seq) to deliver, in arrival order,
+ * and forget them. */
+extern void gasnete_coll_early_replay(uint32_t team_id, uint32_t seq, gasnete_coll_op_t *op,
+                                      void (*deliver)(gasnete_coll_op_t *, const gasnete_coll_msg_t *));
+/* For an algorithm's quick path (gasnete_coll_alg_t.quick): when the
+ * messages stored for (team_id, seq) are data chunks that together hold
+ * exactly `bytes` bytes, hand each to take(ctx, msg) in arrival order,
+ * forget them and return 1; else leave them and return 0. */
+extern int gasnete_coll_early_take(uint32_t team_id, uint32_t seq, size_t bytes,
+                                   void (*take)(void *ctx, const gasnete_coll_msg_t *msg),
+                                   void *ctx);
+/* Drop everything stored for a team. */
+extern void gasnete_coll_early_drop_team(uint32_t team_id);
+
+#endif

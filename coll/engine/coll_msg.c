@@ -1,0 +1,146 @@
+/* coll_msg.c: the collectives' active messages. Four handlers carry every
+ * message: a Short for signals (a 64-bit value rides in two arguments), a
+ * Medium for data chunks the op copies to their place (the chunk's offset
+ * rides the same way), a Short for data chunks of at most 8 bytes (the
+ * payload rides in two arguments), and a Long for data chunks the conduit
+ * has already placed in the receiver's segment (the put fan's blocks: the
+ * message only reports the arrival). All hand the message to the engine,
+ * which finds the op it names. */
+#include "engine/engine.h"
+
+enum {
+  GASNETE_COLL_H_SIGNAL = GASNETI_HANDLER_COLL_MIN,
+  GASNETE_COLL_H_DATA,
+  GASNETE_COLL_H_PLACED,
+  GASNETE_COLL_H_SMALL
+};
+
+/* Chunks of at most this many bytes, at an offset below 2^32, travel in a
+ * Short's arguments: eight arguments of four bytes fit the smp conduit's
+ * first header cache line, where a Medium's payload takes a second line
+ * that the receiver's core must fetch too. */
+#define GASNETE_COLL_SMALL_MAX 8u
+
+static inline uint64_t join64(gasnet_handlerarg_t hi, gasnet_handlerarg_t lo) {
+  return ((uint64_t)(uint32_t)hi << 32) | (uint32_t)lo;
+}
+static inline gasnet_handlerarg_t hi32(uint64_t v) { return (gasnet_handlerarg_t)(uint32_t)(v >> 32); }
+static inline gasnet_handlerarg_t lo32(uint64_t v) { return (gasnet_handlerarg_t)(uint32_t)v; }
+
+static void gasnete_coll_signal_handler(gasnet_token_t token, gasnet_handlerarg_t team_id,
+                                        gasnet_handlerarg_t seq, gasnet_handlerarg_t tag,
+                                        gasnet_handlerarg_t src_rank, gasnet_handlerarg_t hi,
+                                        gasnet_handlerarg_t lo) {
+  (void)token;
+  gasnete_coll_msg_t msg = {(uint32_t)tag, (gasnet_node_t)src_rank, join64(hi, lo), NULL, 0};
+  gasnete_coll_dispatch((uint32_t)team_id, (uint32_t)seq, &msg);
+}
+
+static void gasnete_coll_data_handler(gasnet_token_t token, void *buf, size_t nbytes,
+                                      gasnet_handlerarg_t team_id, gasnet_handlerarg_t seq,
+                                      gasnet_handlerarg_t tag, gasnet_handlerarg_t src_rank,
+                                      gasnet_handlerarg_t hi, gasnet_handlerarg_t lo) {
+  (void)token;
+  gasnete_coll_msg_t msg = {(uint32_t)tag, (gasnet_node_t)src_rank, join64(hi, lo), buf, nbytes};
+  gasnete_coll_dispatch((uint32_t)team_id, (uint32_t)seq, &msg);
+}
+
+static void gasnete_coll_small_handler(gasnet_token_t token, gasnet_handlerarg_t team_id,
+                                       gasnet_handlerarg_t seq, gasnet_handlerarg_t tag,
+                                       gasnet_handlerarg_t src_rank, gasnet_handlerarg_t offset,
+                                       gasnet_handlerarg_t nbytes, gasnet_handlerarg_t w0,
+                                       gasnet_handlerarg_t w1) {
+  (void)token;
+  const uint32_t words[2] = {(uint32_t)w0, (uint32_t)w1};
+  gasnete_coll_msg_t msg = {(uint32_t)tag, (gasnet_node_t)src_rank, (uint32_t)offset, words,
+                            (uint32_t)nbytes};
+  gasnete_coll_dispatch((uint32_t)team_id, (uint32_t)seq, &msg);
+}
+
+/* The payload is already where it belongs: pass on only that it came. */
+static void gasnete_coll_placed_handler(gasnet_token_t token, void *buf, size_t nbytes,
+                                        gasnet_handlerarg_t team_id, gasnet_handlerarg_t seq,
+                                        gasnet_handlerarg_t tag, gasnet_handlerarg_t src_rank,
+                                        gasnet_handlerarg_t hi, gasnet_handlerarg_t lo) {
+  (void)token;
+  (void)buf;
+  gasnete_coll_msg_t msg = {(uint32_t)tag, (gasnet_node_t)src_rank, join64(hi, lo), NULL, nbytes};
+  gasnete_coll_dispatch((uint32_t)team_id, (uint32_t)seq, &msg);
+}
+
+/* Registered at load time: a peer may send to this node as soon as both
+ * have attached, before this node calls gasnet_coll_init. */
+__attribute__((constructor)) static void gasnete_coll_register_handlers(void) {
+  static const gasnet_handlerentry_t handlers[] = {
+      {GASNETE_COLL_H_SIGNAL, (gasneti_handler_fn_t)gasnete_coll_signal_handler},
+      {GASNETE_COLL_H_DATA, (gasneti_handler_fn_t)gasnete_coll_data_handler},
+      {GASNETE_COLL_H_PLACED, (gasneti_handler_fn_t)gasnete_coll_placed_handler},
+      {GASNETE_COLL_H_SMALL, (gasneti_handler_fn_t)gasnete_coll_small_handler},
+  };
+  gasneti_handler_register_range(handlers, (int)(sizeof(handlers) / sizeof(handlers[0])),
+                                 GASNETI_HANDLER_COLL_MIN, GASNETI_HANDLER_COLL_MAX, "gasnet_coll");
+}
+
+void gasnete_coll_send_signal(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_t tag,
+                              uint64_t value) {
+  gasnete_coll_team_t *team = op->team;
+  gasnet_AMRequestShort6(gasnete_coll_rank2node(team, rank), GASNETE_COLL_H_SIGNAL,
+                         (gasnet_handlerarg_t)team->id, (gasnet_handlerarg_t)op->seq,
+                         (gasnet_handlerarg_t)gasnete_coll_tag_with_subphase(tag, op->subphase),
+                         (gasnet_handlerarg_t)team->myrank, hi32(value), lo32(value));
+}
+
+static void gasnete_coll_send_small(const gasnete_coll_op_t *op, gasnet_node_t node, uint32_t tag,
+                                    uint32_t offset, const void *data, size_t nbytes) {
+  uint32_t words[2] = {0, 0};
+  if (nbytes) memcpy(words, data, nbytes);
+  gasnet_AMRequestShort8(node, GASNETE_COLL_H_SMALL, (gasnet_handlerarg_t)op->team->id,
+                         (gasnet_handlerarg_t)op->seq, (gasnet_handlerarg_t)tag,
+                         (gasnet_handlerarg_t)op->team->myrank, (gasnet_handlerarg_t)offset,
+                         (gasnet_handlerarg_t)nbytes, (gasnet_handlerarg_t)words[0],
+                         (gasnet_handlerarg_t)words[1]);
+}
+
+void gasnete_coll_send_data(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_t tag,
+                            uint64_t offset, const void *data, size_t nbytes) {
+  gasnete_coll_team_t *team = op->team;
+  gasnet_node_t node = gasnete_coll_rank2node(team, rank);
+  tag = gasnete_coll_tag_with_subphase(tag, op->subphase);
+  if (nbytes <= GASNETE_COLL_SMALL_MAX && offset <= UINT32_MAX) {
+    gasnete_coll_send_small(op, node, tag, (uint32_t)offset, data, nbytes);
+    return;
+  }
+  size_t chunk = gasnet_AMMaxMedium();
+  const char *p = data;
+  do {
+    size_t n = nbytes < chunk ? nbytes : chunk;
+    gasnet_AMRequestMedium6(node, GASNETE_COLL_H_DATA, (void *)p, n,
+                            (gasnet_handlerarg_t)team->id, (gasnet_handlerarg_t)op->seq,
+                            (gasnet_handlerarg_t)tag, (gasnet_handlerarg_t)team->myrank,
+                            hi32(offset), lo32(offset));
+    p += n;
+    offset += n;
+    nbytes -= n;
+  } while (nbytes);
+}
+
+void gasnete_coll_send_placed(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_t tag,
+                              void *remote, const void *data, size_t nbytes) {
+  gasnete_coll_team_t *team = op->team;
+  gasnet_node_t node = gasnete_coll_rank2node(team, rank);
+  size_t chunk = gasnet_AMMaxLongRequest();
+  tag = gasnete_coll_tag_with_subphase(tag, op->subphase);
+  const char *p = data;
+  char *dst = remote;
+  uint64_t offset = 0;
+  do {
+    size_t n = nbytes < chunk ? nbytes : chunk;
+    gasnet_AMRequestLong6(node, GASNETE_COLL_H_PLACED, (void *)p, n, dst + offset,
+                          (gasnet_handlerarg_t)team->id, (gasnet_handlerarg_t)op->seq,
+                          (gasnet_handlerarg_t)tag, (gasnet_handlerarg_t)team->myrank,
+                          hi32(offset), lo32(offset));
+    p += n;
+    offset += n;
+    nbytes -= n;
+  } while (nbytes);
+}

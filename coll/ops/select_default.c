@@ -1,0 +1,223 @@
+/* select_default.c: the default algorithm of every operation, by
+ * (bytes, team size and supernodes, flags), and the thresholds it uses;
+ * the engine's selector (engine/select.c) asks it whenever no algorithm is
+ * forced (or the forced one cannot serve the call). How the rules were
+ * measured: docs/performance.md. */
+#include "ops/ops.h"
+#include "ops/scan_chain.h"
+#include "patterns/coll_hier.h"
+#include "patterns/coll_readfan.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Above this many bytes per block, moving data with puts straight into the
+ * destination beats AM chunks (which copy twice); GASNET_COLL_PUT_THRESHOLD
+ * sets both. On a team over several supernodes puts pay only for large
+ * blocks: a peer must first announce its buffer (a round trip across the
+ * network), and a put's AM Long larger than the conduit's packet costs the
+ * transport a rendezvous, where Mediums stream. Over TCP the eager and
+ * flow-controlled algorithms took a half to a third of put's time from 8
+ * KiB to 256 KiB, level at 512 KiB, behind from 1 MiB for gather_all and
+ * exchange (docs/collectives.md, "How the selector was tuned"). */
+static size_t gasnete_coll_put_threshold = 8192;
+static size_t gasnete_coll_put_threshold_net = 524288;
+
+/* At and above this many bytes per block, the flow-controlled algorithms
+ * (coll_flow.h: broadcast pipe, scatter and gather flow, gather_all ring,
+ * exchange pairwise) replace the eager AM ones, whose receivers would
+ * otherwise take large data through the early-arrival store;
+ * GASNET_COLL_FLOW_THRESHOLD. */
+static size_t gasnete_coll_flow_threshold = 131072;
+
+/* Above 3 ranks, the chain scan only for fewer bytes a rank than this
+ * within one supernode, and than the _NET one on a team over several:
+ * there every dissemination round waits for messages across the network
+ * from ranks that are themselves waiting, while the chain's ranks only
+ * wait for lower ones, so scans issued back to back flow (docs/collectives.md,
+ * "How the selector was tuned"). */
+#define GASNETE_COLL_CHAIN_SCAN_MAX 32768u
+#define GASNETE_COLL_CHAIN_SCAN_MAX_NET 524288u
+
+/* At and above this many bytes per block, a broadcast, scatter or gather
+ * out of the segment reads peers' buffers directly where the conduit
+ * allows (a gather_all from 8 times it); GASNET_COLL_DIRECT_THRESHOLD.
+ * Off by default: on the smp conduit a cross-memory read copies at about
+ * a quarter of memcpy's speed, and the AM algorithms beat it at every
+ * size measured (docs/collectives.md, "Direct algorithms"). */
+#define GASNETE_COLL_DIRECT_OFF SIZE_MAX
+static size_t gasnete_coll_direct_threshold = GASNETE_COLL_DIRECT_OFF;
+/* A byte count from the environment: decimal digits only, so a typo (a
+ * suffix, a sign) ends the job instead of silently becoming 0. */
+static size_t gasnete_coll_env_bytes(const char *name, size_t dflt) {
+  const char *text = gasnet_getenv(name);
+  if (!text) return dflt;
+  char *end = NULL;
+  errno = 0;
+  unsigned long long v = strtoull(text, &end, 10);
+  if (!*text || *end || errno || text[strspn(text, "0123456789")])
+    gasneti_fatalerror("gasnet_coll_init: %s=\"%s\" is not a number of bytes (decimal digits)",
+                       name, text);
+  return (size_t)v;
+}
+
+/* Up to this many bytes, a broadcast over several supernodes takes the
+ * binomial tree even at 3 or 4 ranks: when each send crosses the network
+ * the root's P - 1 sends of flat cost more than the tree's extra hop (over
+ * TCP at 4 ranks, 8 B to 16 KiB, about a quarter less time; at 64 KiB
+ * flat was ahead again: docs/collectives.md, "How the selector was tuned"). */
+#define GASNETE_COLL_NET_BCAST_TREE_MAX 16384u
+
+/* Below this many bytes per block a scatter or gather out of the segment
+ * takes hier where it may (gasnete_coll_hier_wins). */
+#define GASNETE_COLL_HIER_BLOCK_MAX 16384u
+
+/* The average supernode size (ranks per run) from which gather_all takes
+ * hier. */
+#define GASNETE_COLL_HIER_GATHER_ALL_RUN 4u
+
+/* On a team where hier has work to save (gasnete_coll_hier_pays), it
+ * beat the choice below at every size measured, 8 B to 64 KiB, under
+ * IN/OUT_MYSYNC and NOSYNC, with the mpi conduit over TCP and pretend
+ * hosts of 2 ranks at 4 (docs/collectives.md, "Hierarchical
+ * algorithms"): a third less time in the median, up to two thirds
+ * against put; except scatter and gather out of the segment from 16 KiB,
+ * whose leaders take a run of blocks in before passing it on (at 6 ranks
+ * in hosts of 3 both lost there). Not measured past the flow threshold,
+ * so the flow-controlled algorithms keep large data. */
+static int gasnete_coll_hier_wins(const gasnete_coll_args_t *a, const gasnete_coll_team_t *team,
+                                  int large) {
+  switch (a->kind) {
+    case GASNETE_COLL_BROADCAST: return !large;
+    /* Its gather and broadcast put four hops on the critical path where
+     * flat has one, so it pays only when it saves many messages: with
+     * supernodes of 4 ranks on average (8 ranks in hosts of 4 over TCP,
+     * 8 B to 64 KiB: a fifth to two fifths less time than dissem, the
+     * default there), not with supernodes of 2 (4 ranks: flat ahead by a
+     * fifth; 8 ranks: level with dissem). */
+    case GASNETE_COLL_GATHER_ALL:
+      return !large && team->size >= GASNETE_COLL_HIER_GATHER_ALL_RUN * team->hier->nruns;
+    case GASNETE_COLL_SCATTER:
+    case GASNETE_COLL_GATHER:
+      return a->nbytes < GASNETE_COLL_HIER_BLOCK_MAX ||
+             ((a->flags & GASNET_COLL_DST_IN_SEGMENT) && !large);
+    case GASNETE_COLL_REDUCE: return 1;
+    default: return 0;
+  }
+}
+
+/* The default policy, from measurements on the smp conduit at 2 and 4
+ * processes on 2 cores (docs/collectives.md, "How the selector was
+ * tuned"): eager AM algorithms below the flow threshold (flat up to 4
+ * ranks, where every receiver hears from the root at once; trees above),
+ * flow-controlled ones from it, put when the destination is in the
+ * segment. A team over several supernodes takes hier first where it
+ * wins (above). */
+static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a,
+                                             const gasnete_coll_team_t *team) {
+  gasnet_node_t size = team->size;
+  int hier = gasnete_coll_hier_pays(team);
+  int networked = gasnete_coll_team_networked(team);
+  int put_ok = (a->flags & GASNET_COLL_DST_IN_SEGMENT) &&
+               a->nbytes >= gasnete_coll_select_put_threshold(team);
+  int direct_ok = gasnete_coll_readfan_available() && a->nbytes >= gasnete_coll_direct_threshold;
+  int large = a->nbytes >= gasnete_coll_flow_threshold;
+  int few = size <= 4;
+  if (hier && gasnete_coll_hier_wins(a, team, large)) return "hier";
+  if (put_ok && a->kind <= GASNETE_COLL_EXCHANGE) return "put";
+  switch (a->kind) {
+    /* Past 4 ranks on 2 cores the eager trees stayed ahead of the
+     * handshakes, so only the pipe, whose chain spreads the copies, and
+     * only up to 4 ranks. */
+    case GASNETE_COLL_BROADCAST:
+      if (direct_ok) return "direct";
+      if (large && few) return "pipe";
+      if (networked && a->nbytes <= GASNETE_COLL_NET_BCAST_TREE_MAX) return "binomial";
+      return few ? "flat" : "binomial";
+    case GASNETE_COLL_SCATTER:
+    case GASNETE_COLL_GATHER:
+      if (direct_ok) return "direct";
+      if (large) return "flow";
+      /* Over the network the root's sends are what limits back-to-back
+       * scatters, and the tree leaves it 2 at 4 ranks where flat has 3
+       * (over TCP at 4 ranks, 8 B to 64 KiB, a tenth to a quarter less
+       * time). A gather's root receives instead; there the two were
+       * level, so gather keeps flat up to 4 ranks. */
+      if (networked && a->kind == GASNETE_COLL_SCATTER) return "binomial";
+      return few ? "flat" : "binomial";
+    /* Every rank sends P-1 blocks: flat while they are small, the ring's
+     * one neighbour each way for large ones. */
+    case GASNETE_COLL_GATHER_ALL:
+      if (gasnete_coll_readfan_available() && a->nbytes / 8 >= gasnete_coll_direct_threshold)
+        return "direct";
+      if (large) return "ring";
+      return few ? "flat" : "dissem";
+    case GASNETE_COLL_EXCHANGE:
+      if (large) return "pairwise";
+      return (a->nbytes <= 64 && size > 4) ? "bruck" : "staggered";
+    /* Reduce sends one small partial per subtree (per row when
+     * non-commutative): a flat tree's root does the fewest hops while it
+     * has few children. */
+    case GASNETE_COLL_REDUCE: return few ? "flat" : "binomial";
+    /* The chain where it applies (arrays of one row): nobody waits for a
+     * higher rank, so back-to-back scans flow. Its P-1 hops cost more than
+     * the dissemination's log2(P) rounds for larger teams, and at 4 ranks
+     * from 32 KiB a rank (its carry waits for every lower rank's pass over
+     * its elements). */
+    case GASNETE_COLL_SCAN: {
+      size_t per_rank = a->red.elem_size * (a->red.elem_count / size);
+      size_t chain_max = networked ? GASNETE_COLL_CHAIN_SCAN_MAX_NET : GASNETE_COLL_CHAIN_SCAN_MAX;
+      int chain = size <= 3 || (size <= 8 && per_rank < chain_max);
+      return chain && gasnete_coll_scan_chain_eligible(a, size) ? "chain" : "dissem";
+    }
+    default: break;
+  }
+  return NULL;
+}
+
+
+/* ------------------------------------------------------------ the tables */
+extern const gasnete_coll_alg_t gasnete_coll_bcast_algs[], gasnete_coll_scatter_algs[],
+    gasnete_coll_gather_algs[], gasnete_coll_gather_all_algs[], gasnete_coll_exchange_algs[],
+    gasnete_coll_reduce_algs[], gasnete_coll_scan_algs[];
+extern const unsigned gasnete_coll_bcast_nalgs, gasnete_coll_scatter_nalgs,
+    gasnete_coll_gather_nalgs, gasnete_coll_gather_all_nalgs, gasnete_coll_exchange_nalgs,
+    gasnete_coll_reduce_nalgs, gasnete_coll_scan_nalgs;
+
+static void gasnete_coll_register(gasnete_coll_kind_t kind, const char *op, const char *env,
+                                  const gasnete_coll_alg_t *algs, unsigned nalgs) {
+  gasnete_coll_select_register(kind, op, env, algs, nalgs, gasnete_coll_default_name);
+}
+
+void gasnete_coll_ops_init(void) {
+  gasnete_coll_register(GASNETE_COLL_BROADCAST, "broadcast", "GASNET_COLL_BROADCAST_ALG",
+                        gasnete_coll_bcast_algs, gasnete_coll_bcast_nalgs);
+  gasnete_coll_register(GASNETE_COLL_SCATTER, "scatter", "GASNET_COLL_SCATTER_ALG",
+                        gasnete_coll_scatter_algs, gasnete_coll_scatter_nalgs);
+  gasnete_coll_register(GASNETE_COLL_GATHER, "gather", "GASNET_COLL_GATHER_ALG",
+                        gasnete_coll_gather_algs, gasnete_coll_gather_nalgs);
+  gasnete_coll_register(GASNETE_COLL_GATHER_ALL, "gather_all", "GASNET_COLL_GATHER_ALL_ALG",
+                        gasnete_coll_gather_all_algs, gasnete_coll_gather_all_nalgs);
+  gasnete_coll_register(GASNETE_COLL_EXCHANGE, "exchange", "GASNET_COLL_EXCHANGE_ALG",
+                        gasnete_coll_exchange_algs, gasnete_coll_exchange_nalgs);
+  gasnete_coll_register(GASNETE_COLL_REDUCE, "reduce", "GASNET_COLL_REDUCE_ALG",
+                        gasnete_coll_reduce_algs, gasnete_coll_reduce_nalgs);
+  gasnete_coll_register(GASNETE_COLL_SCAN, "scan", "GASNET_COLL_SCAN_ALG", gasnete_coll_scan_algs,
+                        gasnete_coll_scan_nalgs);
+  if (gasnet_getenv("GASNET_COLL_PUT_THRESHOLD"))
+    gasnete_coll_put_threshold = gasnete_coll_put_threshold_net =
+        gasnete_coll_env_bytes("GASNET_COLL_PUT_THRESHOLD", gasnete_coll_put_threshold);
+  gasnete_coll_flow_threshold =
+      gasnete_coll_env_bytes("GASNET_COLL_FLOW_THRESHOLD", gasnete_coll_flow_threshold);
+  gasnete_coll_direct_threshold =
+      gasnete_coll_env_bytes("GASNET_COLL_DIRECT_THRESHOLD", gasnete_coll_direct_threshold);
+}
+
+size_t gasnete_coll_select_put_threshold(const gasnete_coll_team_t *team) {
+  return gasnete_coll_team_networked(team) ? gasnete_coll_put_threshold_net
+                                           : gasnete_coll_put_threshold;
+}
+size_t gasnete_coll_select_direct_threshold(void) { return gasnete_coll_direct_threshold; }
+size_t gasnete_coll_select_flow_threshold(void) { return gasnete_coll_flow_threshold; }

@@ -1,0 +1,112 @@
+/* coll_putfan.c: see coll_putfan.h. */
+#include "patterns/coll_putfan.h"
+
+#include <stdlib.h>
+
+static uint32_t putfan_tag(uint32_t step) {
+  return gasnete_coll_tag(GASNETE_COLL_TAG_ALG, step, 0);
+}
+
+int gasnete_coll_putfan_eligible(const gasnete_coll_args_t *args, gasnet_node_t size) {
+  (void)size;
+  return (args->flags & GASNET_COLL_DST_IN_SEGMENT) != 0;
+}
+
+int gasnete_coll_putfan_needs_ready(const gasnete_coll_op_t *op) {
+  return (op->args.flags & (GASNET_COLL_LOCAL | GASNET_COLL_IN_MYSYNC)) != 0;
+}
+
+gasnete_coll_putfan_t *gasnete_coll_putfan_new(gasnete_coll_op_t *op, uint32_t nputs,
+                                               uint32_t nannounce, uint64_t bytes_expected) {
+  gasnet_node_t size = op->team->size;
+  gasnete_coll_putfan_t *fan = gasnete_coll_calloc(1, sizeof(*fan));
+  op->priv = fan;
+  fan->nputs = nputs;
+  fan->puts = gasnete_coll_calloc(nputs, sizeof(gasnete_coll_put_t));
+  fan->bytes_expected = bytes_expected;
+  fan->my_buffer = op->args.dst;
+  fan->peer_base = gasnete_coll_calloc(size, sizeof(uint64_t));
+  fan->peer_ready = gasnete_coll_calloc(size, 1);
+  if (gasnete_coll_putfan_needs_ready(op)) {
+    fan->nannounce = nannounce;
+    fan->announce = gasnete_coll_calloc(nannounce, sizeof(gasnet_node_t));
+  } else {
+    /* SINGLE without IN_MYSYNC: every buffer is at our own dst, now. */
+    for (gasnet_node_t r = 0; r < size; r++) {
+      fan->peer_base[r] = (uint64_t)(uintptr_t)op->args.dst;
+      fan->peer_ready[r] = 1;
+    }
+  }
+  return fan;
+}
+
+/* Send, in order, every put whose target has announced its buffer; a put
+ * still waiting for its READY holds up none behind it. */
+static void putfan_send(gasnete_coll_putfan_t *fan, gasnete_coll_op_t *op) {
+  uint32_t first_waiting = fan->nputs;
+  for (uint32_t i = fan->next_put; i < fan->nputs; i++) {
+    gasnete_coll_put_t *put = &fan->puts[i];
+    if (put->sent) continue;
+    if (!__atomic_load_n(&fan->peer_ready[put->rank], __ATOMIC_ACQUIRE)) {
+      if (i < first_waiting) first_waiting = i;
+      continue;
+    }
+    void *remote = (void *)(uintptr_t)(fan->peer_base[put->rank] + put->remote_offset);
+    put->sent = 1;
+    gasnete_coll_send_placed(op, put->rank, putfan_tag(GASNETE_COLL_STEP_DATA), remote, put->src,
+                             put->nbytes);
+  }
+  fan->next_put = first_waiting;
+}
+
+gasnete_coll_progress_t gasnete_coll_putfan_alg_progress(gasnete_coll_op_t *op) {
+  gasnete_coll_putfan_t *fan = op->priv;
+  if (!fan->own_copied) {
+    if (fan->own_nbytes && fan->own_dst != fan->own_src)
+      memcpy(fan->own_dst, fan->own_src, fan->own_nbytes);
+    fan->own_copied = 1;
+  }
+  if (!fan->announced) {
+    fan->announced = 1;
+    for (uint32_t i = 0; i < fan->nannounce; i++)
+      gasnete_coll_send_signal(op, fan->announce[i], putfan_tag(GASNETE_COLL_STEP_READY),
+                               (uint64_t)(uintptr_t)fan->my_buffer);
+  }
+  if (fan->next_put < fan->nputs) putfan_send(fan, op);
+  /* What is left waits for a READY or for peers' data: messages only. */
+  if (fan->next_put < fan->nputs ||
+      __atomic_load_n(&fan->bytes_received, __ATOMIC_ACQUIRE) < fan->bytes_expected)
+    return GASNETE_COLL_WAITING;
+  return GASNETE_COLL_DONE;
+}
+
+void gasnete_coll_putfan_alg_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
+  gasnete_coll_putfan_t *fan = op->priv;
+  switch (gasnete_coll_tag_step(msg->tag)) {
+    case GASNETE_COLL_STEP_READY:
+      fan->peer_base[msg->src_rank] = msg->offset;
+      __atomic_store_n(&fan->peer_ready[msg->src_rank], 1, __ATOMIC_RELEASE);
+      return;
+    case GASNETE_COLL_STEP_DATA:
+      if (msg->data) break; /* only placed chunks carry a put's data */
+      if (__atomic_add_fetch(&fan->bytes_received, msg->nbytes, __ATOMIC_ACQ_REL) >
+          fan->bytes_expected)
+        gasneti_fatalerror("%s (put algorithm): %zu bytes from rank %u overflow the %llu bytes "
+                           "expected",
+                           op->call, msg->nbytes, (unsigned)msg->src_rank,
+                           (unsigned long long)fan->bytes_expected);
+      return;
+    default: break;
+  }
+  gasneti_fatalerror("%s (put algorithm): unexpected message tag 0x%x (%zu bytes) from rank %u",
+                     op->call, (unsigned)msg->tag, msg->nbytes, (unsigned)msg->src_rank);
+}
+
+void gasnete_coll_putfan_alg_cleanup(gasnete_coll_op_t *op) {
+  gasnete_coll_putfan_t *fan = op->priv;
+  free(fan->puts);
+  free(fan->announce);
+  free(fan->peer_base);
+  free(fan->peer_ready);
+  free(fan);
+}
