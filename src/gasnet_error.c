@@ -59,6 +59,8 @@ int gasneti_error(int code, const char *call, const char *fmt, ...) {
   return code;
 }
 
+volatile int gasneti_fatal_ending;
+
 void gasneti_fatalerror(const char *fmt, ...) {
   va_list ap;
   char msg[1024];
@@ -70,6 +72,7 @@ void gasneti_fatalerror(const char *fmt, ...) {
   else
     fprintf(stderr, "*** FATAL ERROR: %s\n", msg);
   fflush(stderr);
+  gasneti_fatal_ending = 1;
   if (gasneti_init_done) gasnetc_exit(1);
   _Exit(1);
 }

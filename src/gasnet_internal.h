@@ -140,6 +140,11 @@ extern int64_t gasneti_now_ns(void);
  * the job ending, from any thread; a thread of a node that may not go on
  * ends it (GASNet-1: the client's SIGQUIT handler runs first). */
 extern int gasneti_exit_may_go_on(int64_t noticed_ns, double timeout_s);
+/* Set by gasneti_fatalerror before it ends the node: the job ends in a
+ * failure, not in an exit some node chose. Conduits tell the others so,
+ * and a node told so does not go on toward an exit of its own: it ends at
+ * its next poll, as after a fatal signal or a killed node. */
+extern volatile int gasneti_fatal_ending;
 /* Attach hooks registered by the layers above. */
 extern void gasneti_attach_hooks_run(void);
 

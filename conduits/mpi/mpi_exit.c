@@ -21,7 +21,9 @@
  * lets the node go on (it returns) for as long as the node makes progress,
  * up to GASNET_EXITTIMEOUT after the first notice: until its main thread
  * has been stuck half a second in one blocking wait, which the departed nodes
- * may never end (gasneti_exit_may_go_on). Then the node answers.
+ * may never end (gasneti_exit_may_go_on). Then the node answers. A job
+ * that ends in a failure (a fatal error or signal: GASNETC_EXIT_FAILED in
+ * the notice) is no collective exit: every node answers at its next poll.
  *
  * A node that catches a fatal signal sends its notice (128 + the signal)
  * and waits a little for the others' answers before it dies, so their
@@ -43,14 +45,18 @@
 #define GASNETC_FINALIZE_GRACE 10
 /* An EXIT notice's code: the exit code, and these bits: the sender chose
  * it in answer to another node's exit; the sender caught a fatal signal
- * (it will not call MPI_Finalize). */
+ * (it will not call MPI_Finalize); the job ends in a failure (a fatal
+ * error or signal), so no node goes on toward an exit of its own. */
 #define GASNETC_EXIT_ANSWER 0x100
 #define GASNETC_EXIT_CRASH 0x200
+#define GASNETC_EXIT_FAILED 0x400
+#define GASNETC_EXIT_BITS (0xff | GASNETC_EXIT_ANSWER | GASNETC_EXIT_CRASH | GASNETC_EXIT_FAILED)
 
 volatile int gasnetc_exit_noticed;
 volatile int gasnetc_mpi_broken;
 volatile int gasnetc_signal_pending;
 static int gasnetc_exit_noticed_code;
+static int gasnetc_exit_noticed_failed; /* atomic: a notice said the job failed */
 static int16_t *gasnetc_exit_claim; /* per node: its notice's code, -1 until it came */
 static unsigned gasnetc_exit_nfrom;  /* notices that have arrived */
 static int gasnetc_exiting;          /* atomic: this node is ending */
@@ -86,9 +92,10 @@ static void gasnetc_park(void) {
 void gasnetc_exit_notice(gasnet_node_t src, int code) {
   if (src >= gasneti_nodes || !gasnetc_exit_claim) return;
   if (gasnetc_exit_claim[src] < 0) {
-    gasnetc_exit_claim[src] = (int16_t)(code & (0xff | GASNETC_EXIT_ANSWER | GASNETC_EXIT_CRASH));
+    gasnetc_exit_claim[src] = (int16_t)(code & GASNETC_EXIT_BITS);
     gasnetc_exit_nfrom++;
   }
+  if (code & GASNETC_EXIT_FAILED) __atomic_store_n(&gasnetc_exit_noticed_failed, 1, __ATOMIC_RELEASE);
   if (!gasnetc_exit_noticed) {
     gasnetc_exit_noticed_code = code & 0xff;
     __atomic_store_n(&gasnetc_exit_noticed, 1, __ATOMIC_RELEASE);
@@ -214,10 +221,11 @@ static void gasnetc_release_receives(void) {
 }
 
 /* This node's claim: its code, marked when chosen in answer to another
- * node's exit. */
+ * node's exit, and when this node ends in a fatal error. */
 static int gasnetc_own_claim(int code) {
   int answer = __atomic_load_n(&gasnetc_exit_noticed, __ATOMIC_ACQUIRE) ? GASNETC_EXIT_ANSWER : 0;
-  return (code & 0xff) | answer;
+  int failed = gasneti_fatal_ending ? GASNETC_EXIT_FAILED : 0;
+  return (code & 0xff) | answer | failed;
 }
 
 /* This thread is inside the conduit's lock: gasnet_exit was called from a
@@ -314,7 +322,9 @@ void gasnetc_exit_check(void) {
   if (__builtin_expect(!__atomic_load_n(&gasnetc_exit_noticed, __ATOMIC_ACQUIRE), 1)) return;
   if (gasnetc_exit_state != GASNETC_EXIT_NONE) return; /* this thread's exit path polls */
   if (__atomic_load_n(&gasnetc_exiting, __ATOMIC_ACQUIRE)) gasnetc_park();
-  if (gasneti_exit_may_go_on(gasnetc_noticed(), gasnetc_exit_timeout)) return;
+  if (!__atomic_load_n(&gasnetc_exit_noticed_failed, __ATOMIC_ACQUIRE) &&
+      gasneti_exit_may_go_on(gasnetc_noticed(), gasnetc_exit_timeout))
+    return;
   if (__atomic_exchange_n(&gasnetc_exiting, 1, __ATOMIC_ACQ_REL)) gasnetc_park();
   gasnetc_exit_state = GASNETC_EXIT_ANSWERING;
   gasneti_remote_exit_sigquit();
@@ -332,7 +342,7 @@ static void gasnetc_fatalsignal(int sig) {
   MPI_Finalized(&finalized);
   if (finalized || gasnetc_mpi_broken || !gasnetc_exit_claim) return;
   if (gasnetc_lock_depth > 0 || !gasnetc_lock_within(0.5)) return; /* crashed inside MPI? */
-  int claim = gasnetc_own_claim(128 + sig) | GASNETC_EXIT_CRASH;
+  int claim = gasnetc_own_claim(128 + sig) | GASNETC_EXIT_CRASH | GASNETC_EXIT_FAILED;
   gasnetc_exit_claim[gasneti_mynode] = (int16_t)claim;
   gasnetc_send_exit_notices(claim, gasnetc_exit_reqs, &gasnetc_exit_msg);
   gasnetc_wait_for_peers(gasnetc_exit_reqs, gasnetc_now() + GASNETC_FATAL_WAIT);

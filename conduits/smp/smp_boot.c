@@ -76,6 +76,7 @@ static void gasnetc_smp_fork_nodes(unsigned nodes) {
     if (pid < 0) {
       fprintf(stderr, "*** FATAL ERROR: gasnet_init: failed to start node %u of %u: %s\n", i,
               nodes, strerror(errno));
+      gasnetc_smp_mark_failed();
       gasnetc_smp_claim_exit(1);
       break;
     }

@@ -16,7 +16,9 @@
  * ending lets the node go on (it returns) for as long as the node makes
  * progress, up to GASNET_EXITTIMEOUT after it first noticed: until its main
  * thread has been stuck half a second in one blocking wait, which the departed
- * nodes may never end (gasneti_exit_may_go_on). Then the node ends.
+ * nodes may never end (gasneti_exit_may_go_on). Then the node ends. A job
+ * that ends in a failure (a fatal error or signal, a killed node: the
+ * exit_failed word) is no collective exit: every node ends at its next poll.
  *
  * A node that does not poll within GASNET_EXITTIMEOUT is sent
  * GASNETC_SMP_REMOTEEXIT_SIGNAL by the supervisor (as GASNet's smp conduit
@@ -56,6 +58,14 @@ int gasnetc_smp_claim_exit(int code) {
   return __atomic_load_n(&ctl->exit_code, __ATOMIC_ACQUIRE);
 }
 
+void gasnetc_smp_mark_failed(void) {
+  __atomic_store_n(&gasnetc_smp_shared()->exit_failed, 1, __ATOMIC_RELEASE);
+}
+
+static int gasnetc_smp_job_failed(void) {
+  return __atomic_load_n(&gasnetc_smp_shared()->exit_failed, __ATOMIC_ACQUIRE);
+}
+
 int gasnetc_smp_job_code(int fallback) {
   if (__atomic_load_n(&gasnetc_smp_shared()->exit_flag, __ATOMIC_ACQUIRE) == 0) return fallback;
   return gasnetc_smp_claim_exit(0);
@@ -89,7 +99,9 @@ static int64_t gasnetc_smp_noticed(void) {
 static void gasnetc_smp_job_ending(void) {
   if (gasnetc_smp_in_exit) return; /* this thread's exit path polls: let it */
   if (gasnetc_smp_own_exit()) gasnetc_smp_park();
-  if (gasneti_exit_may_go_on(gasnetc_smp_noticed(), gasnetc_smp_exit_timeout)) return;
+  if (!gasnetc_smp_job_failed() &&
+      gasneti_exit_may_go_on(gasnetc_smp_noticed(), gasnetc_smp_exit_timeout))
+    return;
   if (__atomic_exchange_n(&gasnetc_smp_exiting, 1, __ATOMIC_ACQ_REL)) gasnetc_smp_park();
   gasnetc_smp_in_exit = 1;
   gasneti_remote_exit_sigquit();
@@ -122,6 +134,7 @@ void gasnetc_exit(int exitcode) {
     gasnetc_smp_park();
   gasnetc_smp_in_exit = 1;
   gasneti_signals_exiting();
+  if (gasneti_fatal_ending) gasnetc_smp_mark_failed();
   gasnetc_smp_end_now(gasnetc_smp_claim_exit(exitcode));
 }
 
@@ -140,6 +153,7 @@ static void gasnetc_smp_on_exit(int status, void *arg) {
  * so the others hear of it at once. */
 static void gasnetc_smp_fatalsignal(int sig) {
   __atomic_store_n(&gasnetc_smp_exiting, 1, __ATOMIC_RELEASE);
+  gasnetc_smp_mark_failed();
   gasnetc_smp_claim_exit(128 + sig);
 }
 

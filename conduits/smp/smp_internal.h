@@ -20,8 +20,9 @@
  * exit code stores it with the flag; every node checks the flag when it
  * polls. */
 typedef struct {
-  int32_t exit_flag; /* atomic: 0 running, 1 exiting (-1 while the code is written) */
+  int32_t exit_flag;   /* atomic: 0 running, 1 exiting (-1 while the code is written) */
   int32_t exit_code;
+  int32_t exit_failed; /* atomic: a fatal error, a fatal signal or a killed node ends it */
 } gasnetc_smp_shared_t;
 
 _Static_assert(sizeof(gasnetc_smp_shared_t) <= GASNETC_SHM_CONDUIT_BYTES,
@@ -39,6 +40,9 @@ extern void gasnetc_smp_extended_init(void);
 /* Set the job's exit code unless one is set already (a non-zero code
  * replaces a zero one); returns the code in force. */
 extern int gasnetc_smp_claim_exit(int code);
+/* The job ends in a failure (a fatal error or signal, a killed node): no
+ * node goes on toward an exit of its own. Called before the claim. */
+extern void gasnetc_smp_mark_failed(void);
 /* The job's exit code, or fallback while none is set. */
 extern int gasnetc_smp_job_code(int fallback);
 /* Called by every poll: ends this node (or lets its own exit path finish)

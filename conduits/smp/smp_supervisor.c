@@ -81,6 +81,7 @@ static void gasnetc_node_ended(gasnetc_supervisor_t *sv, unsigned node, int stat
   }
   if (!WIFSIGNALED(status) || sv->state >= SUPERVISE_TERMINATED) return;
   int sig = WTERMSIG(status);
+  gasnetc_smp_mark_failed();
   gasnetc_smp_claim_exit(128 + sig);
   fprintf(stderr, "*** gasnet: node %u was killed by signal %d (%s); ending the job\n", node, sig,
           strsignal(sig));
