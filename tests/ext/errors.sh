@@ -4,7 +4,9 @@
 # each job ends with a non-zero code and a fatal error naming the call and
 # the values; a case that exits 77 (an out-of-segment range needs another
 # node than node 0 itself) is skipped. Prints one line per case; exits 1 if
-# any case failed.
+# any case failed. The other nodes poll meanwhile; a fatal error ends them
+# at their next poll, not at GASNET_EXITTIMEOUT (set to 60 s here, longer
+# than a case may take).
 #   ext.cases: errors 1,2 0 120 tests/ext/errors.sh @BUILDDIR@/tests/ext/testexterr @LAUNCHER@
 set -u
 prog=$1
@@ -15,7 +17,7 @@ count=0
 check() {
   flag=$1 name=$2 regex=$3 envset=${4:-GASNET_EXT_TEST_DUMMY=1}
   count=$((count + 1))
-  out=$(env "$envset" timeout -k 5 60 $launcher "$prog" $flag "$name" 2>&1 </dev/null)
+  out=$(env GASNET_EXITTIMEOUT=60 "$envset" timeout -k 5 30 $launcher "$prog" $flag "$name" 2>&1 </dev/null)
   rc=$?
   if [ $rc = 77 ]; then
     echo "skip $name $flag: $(printf '%s\n' "$out" | grep -m1 skipped)"
