@@ -70,8 +70,9 @@ extern int gasneti_parse_size(const char *text, uint64_t *value_p);
 /* ------------------------------------------------------------ address space (gasnet_segalign.c)
  * Aligned segments: every node's segment at the same virtual address, as
  * GASNet-1 clients take single-address paths when they find it so
- * (docs/user-guide.md, "Segments at one address"). A conduit reserves a range, agrees with the other
- * nodes on one that all can reserve, and maps its segment there. */
+ * (docs/user-guide.md, "Starting a job": segments at one address). A
+ * conduit reserves a range, agrees with the other nodes on one that all
+ * can reserve, and maps its segment there. */
 /* GASNET_SEGMENT_ALIGN (default yes): whether to try. */
 extern int gasneti_segment_align_wanted(void);
 /* Reserve bytes (a page multiple) of address space, inaccessible and

@@ -6,8 +6,8 @@
  * Entries come from free lists by payload size and go back to them, so a
  * root running ahead costs one copy and no allocation: with malloc and
  * free, every entry of a few KiB or more made the heap grow and shrink
- * again, and each early chunk paid page faults (docs/collectives.md,
- * "Early arrivals"). Only the engine calls these, with its lock held. */
+ *  again, and each early chunk paid page faults (docs/performance.md,
+ * "Early arrivals and flow control"). Only the engine calls these, with its lock held. */
 #ifndef COLL_EARLY_H
 #define COLL_EARLY_H
 

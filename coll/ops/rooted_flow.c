@@ -12,7 +12,8 @@
  * (scatter) or ranks running ahead of the root (gather) park megabytes
  * in the store, whose copies and allocations made large MYSYNC
  * collectives slower and far more variable than the same work with a
- * handshake first (docs/collectives.md). */
+ * handshake first (docs/performance.md, "Early arrivals and flow
+ * control"). */
 #include "patterns/coll_flow.h"
 #include "ops/coll_segmented.h"
 

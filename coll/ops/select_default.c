@@ -21,7 +21,7 @@
  * transport a rendezvous, where Mediums stream. Over TCP the eager and
  * flow-controlled algorithms took a half to a third of put's time from 8
  * KiB to 256 KiB, level at 512 KiB, behind from 1 MiB for gather_all and
- * exchange (docs/collectives.md, "How the selector was tuned"). */
+ * exchange (docs/performance.md, "How the selector's rules were measured"). */
 static size_t gasnete_coll_put_threshold = 8192;
 static size_t gasnete_coll_put_threshold_net = 524288;
 
@@ -36,8 +36,8 @@ static size_t gasnete_coll_flow_threshold = 131072;
  * within one supernode, and than the _NET one on a team over several:
  * there every dissemination round waits for messages across the network
  * from ranks that are themselves waiting, while the chain's ranks only
- * wait for lower ones, so scans issued back to back flow (docs/collectives.md,
- * "How the selector was tuned"). */
+ * wait for lower ones, so scans issued back to back flow
+ * (docs/performance.md, "How the selector's rules were measured"). */
 #define GASNETE_COLL_CHAIN_SCAN_MAX 32768u
 #define GASNETE_COLL_CHAIN_SCAN_MAX_NET 524288u
 
@@ -46,7 +46,7 @@ static size_t gasnete_coll_flow_threshold = 131072;
  * allows (a gather_all from 8 times it); GASNET_COLL_DIRECT_THRESHOLD.
  * Off by default: on the smp conduit a cross-memory read copies at about
  * a quarter of memcpy's speed, and the AM algorithms beat it at every
- * size measured (docs/collectives.md, "Direct algorithms"). */
+ * size measured (docs/performance.md, "Direct algorithms"). */
 #define GASNETE_COLL_DIRECT_OFF SIZE_MAX
 static size_t gasnete_coll_direct_threshold = GASNETE_COLL_DIRECT_OFF;
 /* A byte count from the environment: decimal digits only, so a typo (a
@@ -67,7 +67,7 @@ static size_t gasnete_coll_env_bytes(const char *name, size_t dflt) {
  * binomial tree even at 3 or 4 ranks: when each send crosses the network
  * the root's P - 1 sends of flat cost more than the tree's extra hop (over
  * TCP at 4 ranks, 8 B to 16 KiB, about a quarter less time; at 64 KiB
- * flat was ahead again: docs/collectives.md, "How the selector was tuned"). */
+ * flat was ahead again: docs/performance.md, "How the selector's rules were measured"). */
 #define GASNETE_COLL_NET_BCAST_TREE_MAX 16384u
 
 /* Below this many bytes per block a scatter or gather out of the segment
@@ -81,7 +81,7 @@ static size_t gasnete_coll_env_bytes(const char *name, size_t dflt) {
 /* On a team where hier has work to save (gasnete_coll_hier_pays), it
  * beat the choice below at every size measured, 8 B to 64 KiB, under
  * IN/OUT_MYSYNC and NOSYNC, with the mpi conduit over TCP and pretend
- * hosts of 2 ranks at 4 (docs/collectives.md, "Hierarchical
+ * hosts of 2 ranks at 4 (docs/performance.md, "Hierarchical
  * algorithms"): a third less time in the median, up to two thirds
  * against put; except scatter and gather out of the segment from 16 KiB,
  * whose leaders take a run of blocks in before passing it on (at 6 ranks
@@ -109,8 +109,8 @@ static int gasnete_coll_hier_wins(const gasnete_coll_args_t *a, const gasnete_co
 }
 
 /* The default policy, from measurements on the smp conduit at 2 and 4
- * processes on 2 cores (docs/collectives.md, "How the selector was
- * tuned"): eager AM algorithms below the flow threshold (flat up to 4
+ * processes on 2 cores (docs/performance.md, "How the selector's rules
+ * were measured"): eager AM algorithms below the flow threshold (flat up to 4
  * ranks, where every receiver hears from the root at once; trees above),
  * flow-controlled ones from it, put when the destination is in the
  * segment. A team over several supernodes takes hier first where it

@@ -59,7 +59,7 @@ static void gasnetc_init_allreduce(void *value, MPI_Datatype type, MPI_Op op, MP
   gasnetc_init_wait(1, &req, what);
 }
 
-/* Default sizes of the protocol (see docs/mpi-conduit.md for the numbers
+/* Default sizes of the protocol (see docs/performance.md for the numbers
  * behind them). */
 /* A packet holds a Long of 64 KiB (the size extended-ref's put/get and the
  * put-based collectives often move) with its header and 16 arguments, and
@@ -70,7 +70,7 @@ static void gasnetc_init_allreduce(void *value, MPI_Datatype type, MPI_Op op, MP
 /* Credits per peer and channel. A receiver returns them in a control
  * message once it owes half of them, one message per depth / 2 packets:
  * at 16, a stream of small AMs over TCP spent a tenth of its time on
- * them (docs/mpi-conduit.md, "How the defaults were chosen"). */
+ * them (docs/performance.md, "How the defaults were chosen"). */
 #define GASNETC_DEFAULT_DEPTH 64
 #define GASNETC_DEFAULT_BOUNCE_MAX 8192
 #define GASNETC_DEFAULT_RECVS 16

@@ -22,8 +22,9 @@
  * GASNET_MPI_RMA picks whether the window is used: off (never created), on
  * (always; the job ends if MPI cannot create it), auto (the default: used
  * when this MPI is known to complete passive-target RMA without the target
- * calling MPI; see gasnetc_rma_progresses_alone and docs/mpi-conduit.md for
- * the measurements behind it). Every node takes the same decision.
+ * calling MPI; see gasnetc_rma_progresses_alone, and docs/performance.md
+ * ("Which MPI progresses RMA by itself") for the measurements behind it).
+ * Every node takes the same decision.
  *
  * Every MPI call here is under the conduit lock, as everywhere in the
  * conduit. The window is released at MPI_Finalize, whoever calls it, by an
@@ -40,8 +41,8 @@
 /* MPI counts are ints: larger transfers are split. */
 #define GASNETC_RMA_CHUNK ((size_t)1 << 30)
 
-/* Default threshold: see docs/mpi-conduit.md ("One-sided transfers") for
- * the measurements behind it. */
+/* Default threshold: see docs/performance.md ("One-sided transfers
+ * against AM") for the measurements behind it. */
 #define GASNETC_RMA_DEFAULT_THRESHOLD 4096
 
 typedef enum { GASNETC_RMA_OFF, GASNETC_RMA_AUTO, GASNETC_RMA_ON } gasnetc_rma_mode_t;
@@ -255,7 +256,7 @@ int gasnetc_rma_long_payload(gasnet_node_t dest, const gasneti_am_t *msg) {
 /* ------------------------------------------------------------ the window */
 
 /* Whether this MPI completes passive-target RMA on a window over ordinary
- * memory without the target calling MPI (measured: docs/mpi-conduit.md).
+ * memory without the target calling MPI (measured: docs/performance.md).
  * Open MPI names each window after its one-sided component ("rdma window
  * 3"): osc/rdma and osc/sm move the data themselves, osc/pt2pt and osc/ucx
  * (on one host) wait for the target's progress. MPICH 4.0 (ch4) waits for

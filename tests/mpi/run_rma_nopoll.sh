@@ -3,7 +3,7 @@
 # payloads while the target does not poll (tests/ext/testnopoll: node 0
 # sleeps 2 s without calling GASNet while the other nodes move data to and
 # from its segment). Each row is one run_mpi.sh job series with the exit
-# code this MPI should give, from the measurements in docs/mpi-conduit.md
+# code this MPI should give, from the measurements in docs/performance.md
 # ("One-sided transfers"): 0 where MPI completes passive-target RMA by
 # itself, !0 where the transfers wait for node 0 (the test must then fail
 # for that reason: node 0 finds a put missing).

@@ -5,8 +5,8 @@
 EXTRA_DIST += tests/perf/perf.cases tests/perf/compare_mpi.sh tests/perf/plot_compare.sh \
 	tests/perf/compare_putget_mpi.sh
 # The collectives benchmark's twin through MPI's own collectives, and the
-# script that runs both and prints the ratios (docs/collectives.md,
-# "Against Open MPI"). mpicollperf needs no GASNet library.
+# script that runs both and prints the ratios (docs/performance.md,
+# "The collectives against Open MPI, now"). mpicollperf needs no GASNet library.
 if BUILD_MPI
 noinst_PROGRAMS += tests/perf/mpicollperf
 tests_perf_mpicollperf_SOURCES = tests/perf/mpicollperf.c
