@@ -13,6 +13,7 @@ COLL_SOURCES = \
 	coll/api/reduce_args.c \
 	coll/engine/coll_early.c \
 	coll/engine/coll_engine.c \
+	coll/engine/coll_events.c \
 	coll/engine/coll_handle.c \
 	coll/engine/coll_msg.c \
 	coll/engine/coll_progress.c \

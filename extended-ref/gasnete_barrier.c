@@ -66,7 +66,7 @@ static void gasnete_barrier_attach(void) {
   int n = gasnete_barrier_list(impls);
   const gasnete_conduit_ops_t *ops = gasnete_conduit_ops();
   const char *dflt = (ops && ops->default_barrier) ? ops->default_barrier : "AMDISSEM";
-  const char *name = gasnet_getenv("GASNET_BARRIER");
+  const char *name = gasneti_getenv_verbose("GASNET_BARRIER", dflt);
   if (!name || !*name) name = dflt;
   const gasnete_barrier_impl_t *impl = gasnete_barrier_find(impls, n, name);
   if (!impl) {
@@ -174,6 +174,26 @@ static void gasnete_barrier_run_arrived(void) {
   if (ops && ops->am_run_arrived) ops->am_run_arrived();
 }
 
+/* ------------------------------------------------------------ events
+ * Category B: a notify with its id and flags; a wait (with how long it
+ * waited) or try with its id, flags and result. */
+static void gasnete_barrier_event(const char *call, int id, int flags, int64_t start_ns, int rc) {
+  const char *result = rc == GASNET_OK                    ? "ok"
+                       : rc == GASNET_ERR_BARRIER_MISMATCH ? "mismatch"
+                       : rc == GASNET_ERR_NOT_READY         ? "not_ready"
+                                                            : "";
+  uint64_t ns = start_ns ? (uint64_t)(gasneti_now_ns() - start_ns) : 0;
+  if (gasneti_stats_on('B'))
+    gasneti_stats_add('B', call, NULL, start_ns ? GASNETI_STATS_TIME : GASNETI_STATS_COUNT, ns);
+  if (!gasneti_trace_on('B')) return;
+  if (start_ns)
+    gasneti_trace_printf('B', "%s id=%d flags=0x%x result=%s time_us=%.3f", call, id,
+                         (unsigned)flags, result, (double)ns / 1e3);
+  else
+    gasneti_trace_printf('B', "%s id=%d flags=0x%x%s%s", call, id, (unsigned)flags,
+                         *result ? " result=" : "", result);
+}
+
 /* ------------------------------------------------------------ the API */
 void gasnete_barrier_notify(int id, int flags) {
   static const char call[] = "gasnet_barrier_notify";
@@ -188,26 +208,37 @@ void gasnete_barrier_notify(int id, int flags) {
   __atomic_store_n(&gasnete_barrier_state.notified, 1, __ATOMIC_RELAXED); /* see pending */
   gasnete_barrier_state.id = id;
   gasnete_barrier_state.flags = flags;
+  if (gasneti_event_on('B')) gasnete_barrier_event(call, id, flags, 0, -1);
   gasnete_barrier_fence_start();
 }
 
 int gasnete_barrier_wait(int id, int flags) {
-  gasnete_barrier_check_wait("gasnet_barrier_wait", id, flags);
+  static const char call[] = "gasnet_barrier_wait";
+  int64_t t0 = gasneti_event_on('B') ? gasneti_now_ns() : 0;
+  gasnete_barrier_check_wait(call, id, flags);
   const unsigned phase = gasnete_barrier_phase();
   gasnete_consensus_t result;
   unsigned spins = 0;
   while (!gasnete_barrier_complete(phase, &result)) gasneti_wait_step(&spins);
   gasnete_barrier_run_arrived();
-  return gasnete_barrier_finish(&result, id, flags);
+  int rc = gasnete_barrier_finish(&result, id, flags);
+  if (t0) gasnete_barrier_event(call, id, flags, t0, rc);
+  return rc;
 }
 
-int gasnete_barrier_try(int id, int flags) {
+static int gasnete_barrier_try_now(int id, int flags) {
   gasnete_barrier_check_wait("gasnet_barrier_try", id, flags);
   gasnete_consensus_t result;
   gasnet_AMPoll();
   if (!gasnete_barrier_complete(gasnete_barrier_phase(), &result)) return GASNET_ERR_NOT_READY;
   gasnete_barrier_run_arrived();
   return gasnete_barrier_finish(&result, id, flags);
+}
+
+int gasnete_barrier_try(int id, int flags) {
+  int rc = gasnete_barrier_try_now(id, flags);
+  if (gasneti_event_on('B')) gasnete_barrier_event("gasnet_barrier_try", id, flags, 0, rc);
+  return rc;
 }
 
 /* What the notifies of the last completed barrier agreed on, mismatch or

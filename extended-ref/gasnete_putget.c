@@ -62,12 +62,34 @@ static void gasnete_check_node(const char *call, gasnet_node_t node) {
                        (unsigned)node, (unsigned)gasnete_nodes);
 }
 
+/* ------------------------------------------------------------ events
+ * Category P (puts, memsets) or G (gets): one event per call, named after
+ * the call ("gasnet_put_nb_bulk"). A transfer to this node itself is
+ * counted, and traced only with GASNET_TRACELOCAL; D adds a put's first
+ * bytes. */
+static void gasnete_xfer_event(const char *call, gasnet_node_t node, const void *remote,
+                               const void *local, size_t nbytes) {
+  const char cat = call[7] == 'g' ? 'G' : 'P';
+  if (gasneti_stats_on(cat)) gasneti_stats_add(cat, call, NULL, GASNETI_STATS_BYTES, nbytes);
+  if (!gasneti_trace_on(cat) || (node == gasnete_mynode && !gasneti_trace_local())) return;
+  char data[48] = "";
+  if (call[7] == 'p' && local && nbytes && gasneti_trace_on('D')) {
+    size_t n = (size_t)snprintf(data, sizeof(data), " data=");
+    for (size_t i = 0; i < nbytes && i < 16; i++)
+      n += (size_t)snprintf(data + n, sizeof(data) - n, "%02x", ((const unsigned char *)local)[i]);
+  }
+  gasneti_trace_printf(cat, "%s node=%u bytes=%zu remote=%p%s", call, (unsigned)node, nbytes,
+                       remote, data);
+}
+
 /* remote is the address on `node` (put/memset: dest; get: src), local the
  * one in this process; the names are the call's parameter names. */
 static void gasnete_check_xfer(const char *call, gasnet_node_t node, const void *remote,
                                const char *remote_name, const void *local,
                                const char *local_name, size_t nbytes) {
   gasnete_check_node(call, node);
+  if (gasneti_event_on('P') || gasneti_event_on('G'))
+    gasnete_xfer_event(call, node, remote, local, nbytes);
   if (__builtin_expect((ssize_t)nbytes < 0, 0))
     gasneti_fatalerror("%s: nbytes %zu is negative (%zd) as a signed size", call, nbytes,
                        (ssize_t)nbytes);

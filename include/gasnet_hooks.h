@@ -83,6 +83,93 @@ extern int gasneti_xmem_read(gasnet_node_t node, void *local_dst, const void *re
                              size_t nbytes);
 extern int gasneti_xmem_available(gasnet_node_t node);
 
+/* ------------------------------------------------------------ settings
+ * An environment variable, read as gasnet_getenv reads it, reported by
+ * GASNET_VERBOSEENV with dflt_desc when it is unset (what the layer will
+ * use instead: "AMDISSEM", "the selector's choice"). */
+extern const char *gasneti_getenv_verbose(const char *name, const char *dflt_desc);
+
+/* ------------------------------------------------------------ tracing and statistics
+ * Compiled in by configure --enable-trace (GASNET_TRACE) and --enable-stats
+ * (GASNET_STATS); without them every call below is a constant 0 or an
+ * empty inline function and the library holds no trace or statistics
+ * code. Categories are GASNet-1's GASNET_TRACEMASK letters (docs/tools.md,
+ * "Tracing and statistics"): A active messages, P puts, G gets, S syncs of
+ * put/get, B barriers, W collectives, X syncs of collectives, L locks, I
+ * information, C conduit, D message data, N source lines, H client, U
+ * unsuppressable.
+ *
+ * gasneti_trace_on(cat): a line of category cat goes to this node's trace
+ * file (one load when compiled in). gasneti_trace_printf writes one line,
+ * "NODE THREAD MICROSECONDS CAT text", text formatted as printf does; by
+ * convention text is an event name and key=value pairs.
+ *
+ * gasneti_stats_on(cat): events of category cat are counted.
+ * gasneti_stats_add records one event of kind name (qual, when not NULL,
+ * tells kinds of one name apart, e.g. a collective's algorithm) with a
+ * value (bytes, or nanoseconds for the _TIME unit): count, total, minimum,
+ * maximum and a power-of-two histogram, written at exit to
+ * GASNET_STATSFILE. name and qual must live as long as the program (string
+ * literals, an algorithm's name). */
+typedef enum {
+  GASNETI_STATS_BYTES = 0, /* value: a size in bytes */
+  GASNETI_STATS_TIME = 1,  /* value: nanoseconds */
+  GASNETI_STATS_COUNT = 2  /* value: ignored, the event is counted */
+} gasneti_stats_unit_t;
+
+#if defined(GASNET_TRACE) || defined(GASNET_STATS)
+/* Per category letter: bit 1 traced, bit 2 counted. */
+extern unsigned char gasneti_event_cats[256];
+#endif
+
+#if defined(GASNET_TRACE)
+static inline int gasneti_trace_on(char cat) {
+  return gasneti_event_cats[(unsigned char)cat] & 1;
+}
+/* Is a put or get to this node itself traced (GASNET_TRACELOCAL)? */
+extern int gasneti_trace_local(void);
+extern void gasneti_trace_printf(char cat, const char *fmt, ...) GASNETI_PRINTF(2, 3);
+#else
+static inline int gasneti_trace_on(char cat) {
+  (void)cat;
+  return 0;
+}
+static inline int gasneti_trace_local(void) { return 0; }
+static inline void gasneti_trace_printf(char cat, const char *fmt, ...) {
+  (void)cat;
+  (void)fmt;
+}
+#endif
+
+#if defined(GASNET_STATS)
+static inline int gasneti_stats_on(char cat) {
+  return (gasneti_event_cats[(unsigned char)cat] & 2) != 0;
+}
+extern void gasneti_stats_add(char cat, const char *name, const char *qual,
+                              gasneti_stats_unit_t unit, uint64_t value);
+#else
+static inline int gasneti_stats_on(char cat) {
+  (void)cat;
+  return 0;
+}
+static inline void gasneti_stats_add(char cat, const char *name, const char *qual,
+                                     gasneti_stats_unit_t unit, uint64_t value) {
+  (void)cat;
+  (void)name;
+  (void)qual;
+  (void)unit;
+  (void)value;
+}
+#endif
+
+/* Either of the two: the test a hot path makes before it builds an event. */
+static inline int gasneti_event_on(char cat) {
+  return gasneti_trace_on(cat) || gasneti_stats_on(cat);
+}
+
+/* Nanoseconds on a monotonic clock, for event durations. */
+extern int64_t gasneti_now_ns(void);
+
 GASNETI_END_EXTERNC
 
 #endif

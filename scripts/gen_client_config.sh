@@ -14,7 +14,7 @@
 # abs_top_builddir instead of the install paths. tests/conformance.sh
 # builds the conduit-generic test programs through them.
 #
-# Reads CC, PTHREAD_LIBS, SANITIZE_FLAGS, prefix, libdir, includedir, VERSION
+# Reads CC, PTHREAD_LIBS, SANITIZE_FLAGS, RDYNAMIC_FLAGS, prefix, libdir, includedir, VERSION
 # (and EXTRA_LIBS, CONDUIT_CC for conduits that need them) from the
 # environment.
 set -eu
@@ -67,7 +67,7 @@ GASNET_CC = $cc
 GASNET_CPPFLAGS = $sysdefs -D$define -I$abs_top_builddir/include -I$abs_top_srcdir/include -I$abs_top_srcdir/conduits/$conduit
 GASNET_CFLAGS = -O2 $SANITIZE_FLAGS
 GASNET_LD = $cc
-GASNET_LDFLAGS = $SANITIZE_FLAGS
+GASNET_LDFLAGS = $SANITIZE_FLAGS ${RDYNAMIC_FLAGS:-}
 GASNET_LIBS = $lib/libgasnet-coll-$libmode.a $lib/libgasnet-$conduit-$libmode.a $syslibs
 EOT
 }
@@ -85,7 +85,7 @@ GASNET_CC = $cc
 GASNET_CPPFLAGS = $sysdefs -D$define -I$(in_mak "$inc") -I$(in_mak "$inc")/$conduit-conduit
 GASNET_CFLAGS = -O2 $SANITIZE_FLAGS
 GASNET_LD = $cc
-GASNET_LDFLAGS = $SANITIZE_FLAGS
+GASNET_LDFLAGS = $SANITIZE_FLAGS ${RDYNAMIC_FLAGS:-}
 GASNET_LIBS = $(in_mak "$lib")/libgasnet-coll-$libmode.a $(in_mak "$lib")/libgasnet-$conduit-$libmode.a $syslibs
 GASNET_CXX = c++
 GASNET_CXXCPPFLAGS = \$(GASNET_CPPFLAGS)
@@ -103,7 +103,7 @@ Name: gasnet-$conduit-$1
 Description: gasnet-coll GASNet-1 runtime, $conduit conduit, $define mode
 Version: $VERSION
 Cflags: $sysdefs -D$define -I\${includedir} -I\${includedir}/$conduit-conduit $SANITIZE_FLAGS
-Libs: -L\${libdir} -lgasnet-coll-$libmode -lgasnet-$conduit-$libmode $syslibs $SANITIZE_FLAGS
+Libs: -L\${libdir} -lgasnet-coll-$libmode -lgasnet-$conduit-$libmode $syslibs $SANITIZE_FLAGS ${RDYNAMIC_FLAGS:-}
 EOT
 }
 

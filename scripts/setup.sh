@@ -18,6 +18,11 @@ need_pkgs() {
   command -v cc >/dev/null 2>&1 || missing="$missing gcc"
   command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
   command -v pgrep >/dev/null 2>&1 || missing="$missing procps"
+  # gasnet_trace (the trace and statistics summary) is Python 3; gdb is
+  # one of GASNET_BACKTRACE's mechanisms and lets a frozen node go on
+  # (the tests use both).
+  command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+  command -v gdb >/dev/null 2>&1 || missing="$missing gdb"
   # Open MPI, for the mpi conduit (configure builds it when mpicc is found),
   # and MPICH, for check.sh's MPICH build (configure MPICC=mpicc.mpich).
   # Debian ranks Open MPI's alternatives above MPICH's, so mpicc and

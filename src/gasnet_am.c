@@ -15,6 +15,42 @@ static GASNETI_THREAD_LOCAL gasneti_handler_ctx_t gasneti_handler_ctx;
 
 int gasneti_in_handler(void) { return gasneti_handler_ctx != GASNETI_CTX_NONE; }
 
+/* ------------------------------------------------------------ events
+ * Category A: every request and reply sent (AMREQUEST_SHORT ...) and every
+ * handler run (AMHANDLER_REQUEST_SHORT ...); D adds the first bytes of a
+ * payload. Names are indexed [is_request][category]. */
+static const char *const gasneti_am_sent_names[2][3] = {
+    {"AMREPLY_SHORT", "AMREPLY_MEDIUM", "AMREPLY_LONG"},
+    {"AMREQUEST_SHORT", "AMREQUEST_MEDIUM", "AMREQUEST_LONG"}};
+static const char *const gasneti_am_ran_names[2][3] = {
+    {"AMHANDLER_REPLY_SHORT", "AMHANDLER_REPLY_MEDIUM", "AMHANDLER_REPLY_LONG"},
+    {"AMHANDLER_REQUEST_SHORT", "AMHANDLER_REQUEST_MEDIUM", "AMHANDLER_REQUEST_LONG"}};
+
+/* " data=HEX" of the first bytes of a payload, or "" without D. */
+static void gasneti_am_data(char *out, size_t size, const void *payload, size_t nbytes) {
+  out[0] = '\0';
+  if (!gasneti_trace_on('D') || !payload || !nbytes) return;
+  size_t shown = nbytes < 16 ? nbytes : 16, n = (size_t)snprintf(out, size, " data=");
+  for (size_t i = 0; i < shown && n + 3 < size; i++)
+    n += (size_t)snprintf(out + n, size - n, "%02x", ((const unsigned char *)payload)[i]);
+}
+
+static void gasneti_am_event(const char *const names[2][3], const char *peer_key,
+                             gasnet_node_t peer, const gasneti_am_t *am) {
+  const char *name = names[am->is_request][am->category];
+  /* The library's own messages (handlers below the client's range) are
+   * counted apart from the client's. */
+  const char *qual = am->handler < GASNETI_HANDLER_CLIENT_MIN ? "library" : NULL;
+  if (gasneti_stats_on('A'))
+    gasneti_stats_add('A', name, qual, GASNETI_STATS_BYTES, (uint64_t)am->nbytes);
+  if (!gasneti_trace_on('A')) return;
+  char data[48];
+  gasneti_am_data(data, sizeof(data), am->payload, am->nbytes);
+  gasneti_trace_printf('A', "%s %s=%u handler=%u args=%u bytes=%zu%s", name, peer_key,
+                       (unsigned)peer, (unsigned)am->handler, (unsigned)am->numargs, am->nbytes,
+                       data);
+}
+
 static void gasneti_am_fill(gasneti_am_t *am, gasneti_am_category_t category, int is_request,
                             gasnet_handler_t handler, void *src, size_t nbytes, void *dst,
                             int numargs, va_list ap, const char *call) {
@@ -59,6 +95,7 @@ static int gasneti_am_request(gasnet_node_t dest, gasneti_am_t *am, const char *
                        "(a request for handler %u to node %u)",
                        call, (unsigned)am->handler, (unsigned)dest);
   gasneti_am_check_payload(am, dest, call);
+  if (gasneti_event_on('A')) gasneti_am_event(gasneti_am_sent_names, "dest", dest, am);
   gasnetc_am_request(dest, am);
   return GASNET_OK;
 }
@@ -72,6 +109,7 @@ static int gasneti_am_reply(gasnet_token_t token, gasneti_am_t *am, const char *
                        (unsigned)token->src);
   gasneti_am_check_payload(am, token->src, call);
   token->replied = 1;
+  if (gasneti_event_on('A')) gasneti_am_event(gasneti_am_sent_names, "dest", token->src, am);
   gasnetc_am_reply(token, am);
   return GASNET_OK;
 }
@@ -183,6 +221,7 @@ void gasneti_am_deliver(struct gasneti_token_s *token, const gasneti_am_t *msg) 
   if (!fn)
     gasneti_fatalerror("AM handler index %u is not registered (message from node %u)",
                        (unsigned)msg->handler, (unsigned)token->src);
+  if (gasneti_event_on('A')) gasneti_am_event(gasneti_am_ran_names, "src", token->src, msg);
   gasneti_handler_ctx_t saved = gasneti_handler_ctx;
   gasneti_handler_ctx = msg->is_request ? GASNETI_CTX_REQUEST : GASNETI_CTX_REPLY;
   gasneti_am_invoke(fn, token, msg);

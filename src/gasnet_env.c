@@ -1,6 +1,13 @@
 /* gasnet_env.c: reading GASNET_* environment variables, with the verbose
- * mode (GASNET_VERBOSEENV) that lists on node 0 every variable read. */
+ * mode (GASNET_VERBOSEENV, the launchers' -v) that lists every variable the
+ * job reads: once, from node 0, with the value or the default in force,
+ * whichever layer read it (the core, the conduit, extended-ref and coll
+ * through gasneti_getenv_verbose, the tools' _withdefault calls through
+ * their display hook). A variable read before the node knows its number
+ * (a launcher process, MPI start-up) is held back and listed by node 0
+ * once it knows. */
 #include "gasnet_internal.h"
+#include "tools/gasnet_tools_internal.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -12,41 +19,91 @@
 static pthread_mutex_t gasneti_env_lock = PTHREAD_MUTEX_INITIALIZER;
 #endif
 
-/* Names already reported, so each appears once in the verbose listing. */
-#define GASNETI_ENV_SEEN_MAX 128
-static const char *gasneti_env_seen[GASNETI_ENV_SEEN_MAX];
+/* Every variable seen, in the order first read; `shown` once listed. */
+#define GASNETI_ENV_SEEN_MAX 256
+typedef struct {
+  char *name;
+  char *value;
+  int isdefault;
+  int shown;
+} gasneti_env_seen_t;
+static gasneti_env_seen_t gasneti_env_seen[GASNETI_ENV_SEEN_MAX];
 static int gasneti_env_nseen;
 
-static int gasneti_verboseenv(void) {
-  static int verbose = -1;
-  if (verbose < 0) verbose = getenv("GASNET_VERBOSEENV") != NULL;
-  return verbose && gasneti_mynode == 0;
+static int gasneti_verboseenv_asked(void) {
+  static int asked = -1;
+  if (asked < 0) {
+    const char *v = getenv("GASNET_VERBOSEENV");
+    asked = v && *v && !strchr("0nN", v[0]);
+  }
+  return asked;
 }
 
-static int gasneti_env_first_read(const char *name) {
-  int first = 1;
+static void gasneti_env_lock_take(void) {
 #ifdef GASNETI_THREADS
   pthread_mutex_lock(&gasneti_env_lock);
 #endif
-  for (int i = 0; i < gasneti_env_nseen; i++)
-    if (!strcmp(gasneti_env_seen[i], name)) first = 0;
-  if (first && gasneti_env_nseen < GASNETI_ENV_SEEN_MAX)
-    gasneti_env_seen[gasneti_env_nseen++] = strdup(name);
+}
+static void gasneti_env_lock_give(void) {
 #ifdef GASNETI_THREADS
   pthread_mutex_unlock(&gasneti_env_lock);
 #endif
-  return first;
 }
+
+static void gasneti_env_print(const gasneti_env_seen_t *e) {
+  fprintf(stderr, "ENV parameter: %-30s = %s%s\n", e->name, e->value,
+          e->isdefault ? "   (default)" : "");
+}
+
+/* List what is held back, once this is node 0 of a job that asked. */
+static void gasneti_env_list_pending(void) {
+  if (!gasneti_init_done || gasneti_mynode != 0) return;
+  for (int i = 0; i < gasneti_env_nseen; i++)
+    if (!gasneti_env_seen[i].shown) {
+      gasneti_env_print(&gasneti_env_seen[i]);
+      gasneti_env_seen[i].shown = 1;
+    }
+  fflush(stderr);
+}
+
+static void gasneti_env_note(const char *name, const char *value, int isdefault) {
+  if (!gasneti_verboseenv_asked()) return;
+  gasneti_env_lock_take();
+  int known = 0;
+  for (int i = 0; i < gasneti_env_nseen && !known; i++)
+    known = !strcmp(gasneti_env_seen[i].name, name);
+  if (!known && gasneti_env_nseen < GASNETI_ENV_SEEN_MAX) {
+    gasneti_env_seen_t *e = &gasneti_env_seen[gasneti_env_nseen];
+    e->name = strdup(name);
+    e->value = strdup(value);
+    e->isdefault = isdefault;
+    if (e->name && e->value) gasneti_env_nseen++;
+  }
+  gasneti_env_list_pending();
+  gasneti_env_lock_give();
+}
+
+/* gasnet_init, once the node knows its number: list what came before. */
+static int gasneti_env_verbose_node0(void) {
+  return gasneti_verboseenv_asked() && gasneti_init_done && gasneti_mynode == 0;
+}
+
+void gasneti_env_node_known(void) {
+  gasneti_tools_verboseenv_hook = gasneti_env_verbose_node0;
+  if (!gasneti_verboseenv_asked()) return;
+  gasneti_env_lock_take();
+  gasneti_env_list_pending();
+  gasneti_env_lock_give();
+}
+
+/* Installed before the conduit starts, so a setting read anywhere, by any
+ * layer, is noted. */
+void gasneti_env_hooks_install(void) { gasneti_tools_env_display_hook = gasneti_env_note; }
 
 const char *gasneti_getenv_verbose(const char *name, const char *dflt_desc) {
   const char *value = getenv(name);
-  if (gasneti_verboseenv() && gasneti_env_first_read(name)) {
-    if (value)
-      fprintf(stderr, "ENV parameter: %-28s = %s\n", name, value);
-    else
-      fprintf(stderr, "ENV parameter: %-28s = %s   (default)\n", name,
-              dflt_desc ? dflt_desc : "*not set*");
-  }
+  if (gasneti_verboseenv_asked())
+    gasneti_env_note(name, value ? value : dflt_desc ? dflt_desc : "*not set*", !value);
   return value;
 }
 

@@ -73,6 +73,8 @@ void gasneti_fatalerror(const char *fmt, ...) {
     fprintf(stderr, "*** FATAL ERROR: %s\n", msg);
   fflush(stderr);
   gasneti_fatal_ending = 1;
+  if (gasneti_trace_on('I')) gasneti_trace_printf('I', "FATAL_ERROR %s", msg);
+  if (gasneti_init_done) gasneti_debug_on_fatal("a fatal error");
   if (gasneti_init_done) gasnetc_exit(1);
   _Exit(1);
 }
@@ -112,6 +114,7 @@ int (*gasneti_signal_defer_hook)(int sig);
 static int gasneti_signal_ours[GASNETI_NSIGNALS]; /* 1: we install a handler */
 static volatile sig_atomic_t gasneti_ending;      /* the node is in its exit path */
 static volatile sig_atomic_t gasneti_fatal_sig;
+static void gasneti_signals_ending(void);
 
 static const char *gasneti_signame(int sig) {
   for (size_t i = 0; i < GASNETI_NSIGNALS; i++)
@@ -141,7 +144,10 @@ static void gasneti_die_of(int sig) {
   _exit(128 + sig); /* the signal was ignored after all */
 }
 
-/* The hook or the flush below may hang on a lock the crash left held. */
+/* The backtrace, the hook or the flush below may hang on a lock the crash
+ * left held: the alarm ends the node then. A backtrace through gdb takes a
+ * few seconds on a loaded machine. */
+#define GASNETI_FATAL_ALARM_S 20
 static void gasneti_fatal_alarm(int alarm_sig) {
   (void)alarm_sig;
   gasneti_die_of(gasneti_fatal_sig);
@@ -160,12 +166,15 @@ static void gasneti_fatal_signal(int sig) {
   sigaddset(&quiet, SIGHUP);
   sigaddset(&quiet, SIGQUIT);
   pthread_sigmask(SIG_BLOCK, &quiet, NULL);
-  gasneti_signals_exiting();
+  gasneti_signals_ending();
   gasneti_fatal_sig = sig;
   signal(SIGALRM, gasneti_fatal_alarm);
-  alarm(5);
+  alarm(GASNETI_FATAL_ALARM_S);
   gasneti_signal_say("Caught a fatal signal", sig);
-  gasnett_print_backtrace_ifenabled(STDERR_FILENO);
+  if (gasneti_trace_on('I')) gasneti_trace_printf('I', "FATAL_SIGNAL %s", gasneti_signame(sig));
+  gasneti_debug_on_fatal(gasneti_signame(sig)); /* a freeze stops the alarm */
+  alarm(GASNETI_FATAL_ALARM_S);
+  gasneti_events_finish();
   fflush(NULL); /* what the node printed before it crashed */
   if (gasneti_fatalsignal_hook && gasneti_init_done) gasneti_fatalsignal_hook(sig);
   alarm(0);
@@ -215,9 +224,14 @@ void gasneti_signals_install(void) {
   }
 }
 
-void gasneti_signals_exiting(void) {
+static void gasneti_signals_ending(void) {
   gasneti_ending = 1;
   signal(SIGQUIT, SIG_IGN); /* the client has heard: a late signal must not re-enter */
+}
+
+void gasneti_node_exiting(void) {
+  gasneti_signals_ending();
+  gasneti_events_finish();
 }
 
 /* Is SIGQUIT handled by the client (not ours, not default, not ignored)? */

@@ -3,6 +3,7 @@
 #include "gasnet_internal.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 /* The thread mode this library was built for; gasnet.h makes clients refer
  * to the symbol of their own mode, so a mismatch fails at link time. */
@@ -28,11 +29,17 @@ int gasneti_init(int *argc, char ***argv, int *linkcheck, int *conduit_linkcheck
   if (gasneti_init_done)
     return gasneti_error(GASNET_ERR_RESOURCE, "gasnet_init", "called more than once");
   gasneti_signals_save();
+  gasneti_env_hooks_install();
   int rc = gasnetc_init(argc, argv);
   if (rc != GASNET_OK) return rc;
   gasneti_init_done = 1;
+  gasneti_env_node_known();
   gasneti_signals_install();
+  gasneti_events_init();
+  gasneti_debug_init();
   gasneti_wait_init(gasnetc_local_processes());
+  if (gasneti_trace_on('I'))
+    gasneti_trace_printf('I', "INIT nodes=%u pid=%d", (unsigned)gasneti_nodes, (int)getpid());
   return GASNET_OK;
 }
 
@@ -62,10 +69,15 @@ int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsiz
   if (rc != GASNET_OK) return rc;
   gasneti_attach_done = 1;
   gasneti_attach_hooks_run();
+  if (gasneti_trace_on('I'))
+    gasneti_trace_printf('I', "ATTACH segaddr=%p segsize=%" PRIuPTR,
+                         gasneti_seginfo[gasneti_mynode].addr,
+                         gasneti_seginfo[gasneti_mynode].size);
   return GASNET_OK;
 }
 
 void gasnet_exit(int exitcode) {
+  if (gasneti_trace_on('I')) gasneti_trace_printf('I', "EXIT code=%d", exitcode);
   fflush(NULL);
   if (!gasneti_init_done) _Exit(exitcode);
   gasnetc_exit(exitcode);

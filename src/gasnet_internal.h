@@ -42,9 +42,11 @@ extern void gasneti_signals_install(void);
  * handler, if it has one, as GASNet-1 does. Returns when there is none or
  * when it returns (it may call gasnet_exit instead). */
 extern void gasneti_remote_exit_sigquit(void);
-/* The node has begun its exit path: SIGQUIT is ignored from now on, and
- * SIGINT/SIGTERM/SIGHUP end it by their default action. */
-extern void gasneti_signals_exiting(void);
+/* The node has begun its exit path (conduits call it on every one):
+ * SIGQUIT is ignored from now on, SIGINT/SIGTERM/SIGHUP end it by their
+ * default action, and the statistics and trace files are written and
+ * closed. */
+extern void gasneti_node_exiting(void);
 /* Set by a conduit: runs in a node that caught a fatal signal, after the
  * message and before the node dies of it (tell the other nodes). */
 extern void (*gasneti_fatalsignal_hook)(int sig);
@@ -55,11 +57,43 @@ extern int (*gasneti_signal_defer_hook)(int sig);
 /* Is the caller the process's initial thread (the one main runs on)? */
 extern int gasneti_is_main_thread(void);
 
+/* ------------------------------------------------------------ debugging aids (gasnet_debug.c)
+ * gasneti_debug_init reads GASNET_BACKTRACE, _BACKTRACE_TYPE, GASNET_FREEZE
+ * and _FREEZE_ON_ERROR in gasnet_init, and freezes there if asked.
+ * gasneti_debug_on_fatal runs on a fatal error or signal, after its
+ * message: the backtrace (stderr and trace file), then the freeze if asked.
+ * gasneti_freeze stops the calling thread until gasnet_frozen is 0 or
+ * SIGCONT arrives. */
+extern void gasneti_debug_init(void);
+extern void gasneti_debug_on_fatal(const char *why);
+extern void gasneti_freeze(const char *why);
+
+/* ------------------------------------------------------------ tracing and statistics
+ * Open this node's files (in gasnet_init, once the node's number is
+ * known) and write and close them (from gasneti_node_exiting). The events
+ * themselves go through gasnet_hooks.h. */
+#if defined(GASNET_TRACE) || defined(GASNET_STATS)
+extern void gasneti_events_init(void);
+extern void gasneti_events_finish(void);
+#else
+static inline void gasneti_events_init(void) {}
+static inline void gasneti_events_finish(void) {}
+#endif
+#if defined(GASNET_TRACE)
+extern int gasneti_trace_fd(void);
+#else
+static inline int gasneti_trace_fd(void) { return -1; }
+#endif
+
 /* ------------------------------------------------------------ environment */
 /* Read a variable; with GASNET_VERBOSEENV set, node 0 prints each variable
- * the first time it is read, with its value or the default used. */
-extern const char *gasneti_getenv_verbose(const char *name, const char *dflt_desc);
+ * the first time it is read, with its value or the default used (the
+ * string form, gasneti_getenv_verbose, is in gasnet_hooks.h). */
 extern int64_t gasneti_getenv_int(const char *name, int64_t dflt);
+/* gasnet_init: before the conduit starts (every layer's reads are noted),
+ * and once the node knows its number (node 0 lists what was read). */
+extern void gasneti_env_hooks_install(void);
+extern void gasneti_env_node_known(void);
 extern uint64_t gasneti_getenv_size(const char *name, uint64_t dflt);
 extern double gasneti_getenv_double(const char *name, double dflt);
 /* yes/no, 1/0, y/n, true/false, on/off (any case); anything else is fatal. */
@@ -129,8 +163,6 @@ extern int gasneti_wait_mode;
 extern void gasneti_wait_init(unsigned local_processes);
 /* Back off once inside a wait loop that has already polled. */
 extern void gasneti_wait_backoff(unsigned *spins);
-/* CLOCK_MONOTONIC in nanoseconds. */
-extern int64_t gasneti_now_ns(void);
 /* The job is ending: another node has exited, and this node noticed at
  * noticed_ns. May it go on toward its own exit (a collective exit where
  * it finishes last: its main thread computes, prints, polls, or waits for

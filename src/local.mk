@@ -3,6 +3,7 @@
 CORE_SOURCES = \
 	src/gasnet_am.c \
 	src/gasnet_am_invoke.c \
+	src/gasnet_debug.c \
 	src/gasnet_env.c \
 	src/gasnet_error.c \
 	src/gasnet_handler.c \
@@ -11,6 +12,21 @@ CORE_SOURCES = \
 	src/gasnet_progress.c \
 	src/gasnet_segalign.c \
 	src/gasnet_wait.c
-noinst_HEADERS += src/gasnet_internal.h src/gasnet_copy.h
+# Tracing and statistics exist in the library only when configured
+# (--enable-trace, --enable-stats, or --enable-debug).
+if GASNET_TRACE_OR_STATS
+CORE_SOURCES += src/gasnet_events.c
+endif
+if GASNET_TRACE_BUILD
+CORE_SOURCES += src/gasnet_trace.c
+endif
+if GASNET_STATS_BUILD
+CORE_SOURCES += src/gasnet_stats.c
+endif
+EXTRA_DIST += src/gasnet_events.c src/gasnet_trace.c src/gasnet_stats.c
+noinst_HEADERS += src/gasnet_internal.h src/gasnet_copy.h src/gasnet_events.h
 include_HEADERS += include/gasnet_hooks.h
 EXTRA_DIST += scripts/gen_client_config.sh
+# The summary of a job's trace or statistics files (Python 3).
+bin_SCRIPTS += scripts/gasnet_trace
+EXTRA_DIST += scripts/gasnet_trace

@@ -3,7 +3,8 @@
 # conduit-generic test program (tests/programs.list) against the conduit's
 # libraries, through its client makefile fragments, checks that each
 # program really linked that conduit, runs the conduit-generic case files
-# (core, extended API, collectives, exit and signals, benchmarks) with the
+# (core, extended API, collectives, exit and signals, tracing and
+# debugging, benchmarks) with the
 # conduit's launcher, and prints a report by feature, ending with
 # "N passed, N failed[, N skipped]".
 #
@@ -35,7 +36,7 @@
 set -eu
 
 SRCDIR=$(cd "$(dirname "$0")/.." && pwd)
-GENERIC_CASES="tests/core.cases tests/ext/ext.cases tests/coll/coll.cases tests/exit/exit.cases tests/perf/perf.cases"
+GENERIC_CASES="tests/core.cases tests/ext/ext.cases tests/coll/coll.cases tests/exit/exit.cases tests/trace/trace.cases tests/perf/perf.cases"
 
 die() {
   echo "conformance: $*" >&2
@@ -267,6 +268,7 @@ awk '
     if (name ~ /^(collnb|coll_outstanding|coll_progress)/) return "collectives: non-blocking, sync, progress"
     if (name ~ /^collerr/) return "collectives: argument errors"
     if (name ~ /^coll_/) return "collectives: algorithms forced"
+    if (name ~ /^(trace|debug_|verboseenv)/) return "tracing, statistics, debugging"
     if (name ~ /perf/) return "benchmarks run"
     return "other"
   }

@@ -7,7 +7,8 @@
 # whose suites run tests/conformance.sh: it builds every conduit-generic
 # program (tests/programs.list) against that conduit and runs the generic
 # case files (tests/core.cases, tests/ext/ext.cases, tests/coll/coll.cases,
-# tests/exit/exit.cases, tests/perf/perf.cases) with its launcher.
+# tests/exit/exit.cases, tests/trace/trace.cases, tests/perf/perf.cases)
+# with its launcher.
 # TESTS_FILTER=regex selects cases and suites of the top run,
 # GASNET_CONFORMANCE_FILTER=regex the cases inside the suites, and
 # GASNET_TEST_NODES=1,2 the node counts of both, e.g.

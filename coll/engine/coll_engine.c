@@ -296,7 +296,13 @@ static void gasnete_coll_op_put(gasnete_coll_op_t *op) {
   gasnete_coll_op_pool_n++;
 }
 
+/* The op's part on this node is over (traced and counted when it began). */
+static inline void gasnete_coll_op_over(const gasnete_coll_op_t *op) {
+  if (op->event_ns) gasnete_coll_event_done(op->team, op->seq, &op->args, op->alg, op->event_ns);
+}
+
 static void gasnete_coll_retire(gasnete_coll_op_t *op) {
+  gasnete_coll_op_over(op);
   gasnete_coll_unfile_bucket(op);
   op->team->live_ops--;
   if (op->alg->cleanup) op->alg->cleanup(op);
@@ -390,6 +396,8 @@ static gasnete_coll_op_t *gasnete_coll_op_make(gasnete_coll_team_t *team,
   gasnete_coll_dissem_init(&op->out_sync, GASNETE_COLL_TAG_OUT_SYNC, out_all ? team->size : 1, 0);
   op->state = GASNETE_COLL_OP_CHECK;
   op->seq = team->next_seq++;
+  if (gasneti_event_on('W'))
+    op->event_ns = gasnete_coll_event_begin(team, op->seq, args, alg, call);
   op->alg->setup(op);
   gasnete_coll_early_replay(team->id, op->seq, op, gasnete_coll_deliver);
   return op;
@@ -438,7 +446,12 @@ static int gasnete_coll_op_quick(gasnete_coll_team_t *team, const gasnete_coll_a
   if (args->flags & (GASNET_COLL_IN_ALLSYNC | GASNET_COLL_OUT_ALLSYNC)) return 0;
   gasnete_coll_op_t bare;
   gasnete_coll_op_bare(&bare, team, args, plan->alg, call);
+  int64_t t0 = gasneti_event_on('W') ? gasneti_now_ns() : 0;
   if (!plan->alg->quick(&bare, plan->prep)) return 0;
+  if (t0) {
+    gasnete_coll_event_begin(team, bare.seq, args, plan->alg, call);
+    gasnete_coll_event_done(team, bare.seq, args, plan->alg, t0);
+  }
   team->next_seq++;
   return 1;
 }
@@ -469,6 +482,7 @@ gasnete_coll_handle_t *gasnete_coll_op_start_call(gasnete_coll_team_t *team,
     gasnete_coll_progress_t r = gasnete_coll_op_advance(op);
     gasnete_coll_advancing = 0;
     if (r == GASNETE_COLL_DONE) {
+      gasnete_coll_op_over(op);
       if (alg->cleanup) alg->cleanup(op);
       gasnete_coll_op_put(op);
       gasnete_coll_unlock();

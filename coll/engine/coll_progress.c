@@ -66,7 +66,7 @@ static void *gasnete_coll_progress_main(void *arg) {
 /* Detached: it lives until the process ends, asleep when there is nothing
  * to do. Returns 1 when it runs. */
 int gasnete_coll_progress_init(void) {
-  const char *v = gasnet_getenv("GASNET_COLL_PROGRESS_THREAD");
+  const char *v = gasneti_getenv_verbose("GASNET_COLL_PROGRESS_THREAD", "0");
   if (!v || !strcmp(v, "0") || !strcmp(v, "no")) return 0;
   if (strcmp(v, "1") && strcmp(v, "yes"))
     gasneti_fatalerror("GASNET_COLL_PROGRESS_THREAD is '%s'; it must be 0, 1, no or yes", v);
@@ -89,7 +89,7 @@ int gasnete_coll_on_progress_thread(void) { return 0; }
 void gasnete_coll_progress_op_started(void) {}
 void gasnete_coll_progress_op_retired(void) {}
 int gasnete_coll_progress_init(void) {
-  const char *v = gasnet_getenv("GASNET_COLL_PROGRESS_THREAD");
+  const char *v = gasneti_getenv_verbose("GASNET_COLL_PROGRESS_THREAD", "0");
   if (v && strcmp(v, "0") && strcmp(v, "no"))
     gasneti_fatalerror("GASNET_COLL_PROGRESS_THREAD=%s: a progress thread needs a PAR build "
                        "(this program was built GASNET_SEQ)",

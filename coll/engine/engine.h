@@ -302,6 +302,7 @@ struct gasnete_coll_op_s {
   gasnete_coll_dissem_t out_sync;
   const char *call; /* the initiating call, for messages */
   uint32_t subphase; /* a phase of a composite algorithm: 1.., tagged on sends */
+  int64_t event_ns;  /* when traced or counted (category W): its initiation */
   gasnete_coll_handle_t *handle;
   void *priv; /* the algorithm's state */
   /* Room for a small algorithm state (gasnete_coll_op_priv); last, because
@@ -427,6 +428,18 @@ extern const gasnete_coll_alg_t *gasnete_coll_select_named(gasnete_coll_kind_t k
                                                            const char *name);
 extern const gasnete_coll_alg_t *gasnete_coll_select(const gasnete_coll_args_t *args,
                                                      const gasnete_coll_team_t *team);
+/* The operation's name as registered ("broadcast"; "team_barrier"). */
+extern const char *gasnete_coll_kind_name(gasnete_coll_kind_t kind);
+
+/* coll_events.c: category W of the trace and statistics (gasnet_hooks.h)
+ * at an op's initiation and completion on this node. begin returns the
+ * time done measures from; callers test gasneti_event_on('W') first. */
+extern int64_t gasnete_coll_event_begin(const gasnete_coll_team_t *team, uint32_t seq,
+                                        const gasnete_coll_args_t *args,
+                                        const gasnete_coll_alg_t *alg, const char *call);
+extern void gasnete_coll_event_done(const gasnete_coll_team_t *team, uint32_t seq,
+                                    const gasnete_coll_args_t *args,
+                                    const gasnete_coll_alg_t *alg, int64_t begin_ns);
 
 /* coll_progress.c: the optional progress thread. */
 extern int gasnete_coll_progress_init(void); /* 1: the thread runs */

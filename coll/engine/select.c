@@ -30,6 +30,13 @@ void gasnete_coll_select_register(gasnete_coll_kind_t kind, const char *op_name,
   gasnete_coll_tables[kind] = t;
 }
 
+const char *gasnete_coll_kind_name(gasnete_coll_kind_t kind) {
+  if (kind == GASNETE_COLL_TEAM_BARRIER) return "team_barrier";
+  return kind < GASNETE_COLL_KIND_COUNT && gasnete_coll_tables[kind].op_name
+             ? gasnete_coll_tables[kind].op_name
+             : "unknown";
+}
+
 static const gasnete_coll_alg_t *gasnete_coll_find_alg(const gasnete_coll_alg_table_t *t,
                                                        const char *name) {
   for (unsigned i = 0; i < t->nalgs; i++)
@@ -50,7 +57,7 @@ static void gasnete_coll_unknown_alg(const gasnete_coll_alg_table_t *t, const ch
 void gasnete_coll_select_init(void) {
   for (int k = 0; k < GASNETE_COLL_KIND_COUNT; k++) {
     gasnete_coll_alg_table_t *t = &gasnete_coll_tables[k];
-    const char *name = gasnet_getenv(t->env_name);
+    const char *name = gasneti_getenv_verbose(t->env_name, "the selector's choice");
     t->forced = NULL;
     if (name && *name) {
       t->forced = gasnete_coll_find_alg(t, name);

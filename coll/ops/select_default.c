@@ -9,6 +9,7 @@
 #include "patterns/coll_readfan.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,8 +52,8 @@ static size_t gasnete_coll_flow_threshold = 131072;
 static size_t gasnete_coll_direct_threshold = GASNETE_COLL_DIRECT_OFF;
 /* A byte count from the environment: decimal digits only, so a typo (a
  * suffix, a sign) ends the job instead of silently becoming 0. */
-static size_t gasnete_coll_env_bytes(const char *name, size_t dflt) {
-  const char *text = gasnet_getenv(name);
+static size_t gasnete_coll_env_bytes(const char *name, size_t dflt, const char *dflt_desc) {
+  const char *text = gasneti_getenv_verbose(name, dflt_desc);
   if (!text) return dflt;
   char *end = NULL;
   errno = 0;
@@ -206,13 +207,17 @@ void gasnete_coll_ops_init(void) {
                         gasnete_coll_reduce_algs, gasnete_coll_reduce_nalgs);
   gasnete_coll_register(GASNETE_COLL_SCAN, "scan", "GASNET_COLL_SCAN_ALG", gasnete_coll_scan_algs,
                         gasnete_coll_scan_nalgs);
-  if (gasnet_getenv("GASNET_COLL_PUT_THRESHOLD"))
+  char put_desc[96], flow_desc[32];
+  snprintf(put_desc, sizeof(put_desc), "%zu (%zu on teams over several supernodes)",
+           gasnete_coll_put_threshold, gasnete_coll_put_threshold_net);
+  snprintf(flow_desc, sizeof(flow_desc), "%zu", gasnete_coll_flow_threshold);
+  if (gasneti_getenv_verbose("GASNET_COLL_PUT_THRESHOLD", put_desc))
     gasnete_coll_put_threshold = gasnete_coll_put_threshold_net =
-        gasnete_coll_env_bytes("GASNET_COLL_PUT_THRESHOLD", gasnete_coll_put_threshold);
+        gasnete_coll_env_bytes("GASNET_COLL_PUT_THRESHOLD", gasnete_coll_put_threshold, put_desc);
   gasnete_coll_flow_threshold =
-      gasnete_coll_env_bytes("GASNET_COLL_FLOW_THRESHOLD", gasnete_coll_flow_threshold);
-  gasnete_coll_direct_threshold =
-      gasnete_coll_env_bytes("GASNET_COLL_DIRECT_THRESHOLD", gasnete_coll_direct_threshold);
+      gasnete_coll_env_bytes("GASNET_COLL_FLOW_THRESHOLD", gasnete_coll_flow_threshold, flow_desc);
+  gasnete_coll_direct_threshold = gasnete_coll_env_bytes(
+      "GASNET_COLL_DIRECT_THRESHOLD", gasnete_coll_direct_threshold, "off (never direct)");
 }
 
 size_t gasnete_coll_select_put_threshold(const gasnete_coll_team_t *team) {

@@ -4,10 +4,10 @@
 
 #include <stdlib.h>
 
-static uint32_t gasnete_coll_tree_radix = 4;
+static uint32_t gasnete_coll_tree_radix = 4; /* GASNET_COLL_TREE_RADIX's default, as listed */
 
 void gasnete_coll_tree_init(void) {
-  const char *radix = gasnet_getenv("GASNET_COLL_TREE_RADIX");
+  const char *radix = gasneti_getenv_verbose("GASNET_COLL_TREE_RADIX", "4");
   if (!radix) return;
   long r = strtol(radix, NULL, 10);
   if (r < 2 || r > 64)

@@ -242,7 +242,7 @@ static void gasnetc_exit_unsafe(int code) {
  * caller picks how the process ends. */
 static int gasnetc_exit_protocol(int code) {
   gasnetc_exit_state = GASNETC_EXIT_PROTOCOL;
-  gasneti_signals_exiting();
+  gasneti_node_exiting();
   if (gasnetc_lock_depth > 0) gasnetc_exit_unsafe(code);
   fflush(NULL);
   int finalized = 0;

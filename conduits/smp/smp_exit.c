@@ -105,7 +105,7 @@ static void gasnetc_smp_job_ending(void) {
   if (__atomic_exchange_n(&gasnetc_smp_exiting, 1, __ATOMIC_ACQ_REL)) gasnetc_smp_park();
   gasnetc_smp_in_exit = 1;
   gasneti_remote_exit_sigquit();
-  gasneti_signals_exiting();
+  gasneti_node_exiting();
   gasnetc_smp_end_now(gasnetc_smp_job_code(0));
 }
 
@@ -122,7 +122,7 @@ static void gasnetc_smp_remote_exit_signal(int sig) {
   if (__atomic_exchange_n(&gasnetc_smp_exiting, 1, __ATOMIC_ACQ_REL)) return;
   gasnetc_smp_in_exit = 1;
   gasneti_remote_exit_sigquit();
-  gasneti_signals_exiting();
+  gasneti_node_exiting();
   gasnetc_smp_end_now(gasnetc_smp_job_code(0));
 }
 
@@ -133,7 +133,7 @@ void gasnetc_exit(int exitcode) {
   if (!gasnetc_smp_in_exit && __atomic_exchange_n(&gasnetc_smp_exiting, 1, __ATOMIC_ACQ_REL))
     gasnetc_smp_park();
   gasnetc_smp_in_exit = 1;
-  gasneti_signals_exiting();
+  gasneti_node_exiting();
   if (gasneti_fatal_ending) gasnetc_smp_mark_failed();
   gasnetc_smp_end_now(gasnetc_smp_claim_exit(exitcode));
 }
@@ -145,7 +145,7 @@ static void gasnetc_smp_on_exit(int status, void *arg) {
   if (!gasnetc_smp_in_exit && __atomic_exchange_n(&gasnetc_smp_exiting, 1, __ATOMIC_ACQ_REL))
     gasnetc_smp_park();
   gasnetc_smp_in_exit = 1;
-  gasneti_signals_exiting();
+  gasneti_node_exiting();
   gasnetc_smp_claim_exit(status & 0xff);
 }
 

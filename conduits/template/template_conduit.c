@@ -34,7 +34,11 @@ uintptr_t gasnetc_max_global_segsize(void) { gasnetc_unwritten("gasnetc_max_glob
 
 /* PORTER 2: end the job with this code on every node; other nodes learn it
  * when they poll (and at the latest after GASNET_EXITTIMEOUT). Takes no
- * lock a caller may hold: it runs from signal handlers and fatal errors. */
+ * lock a caller may hold: it runs from signal handlers and fatal errors.
+ * Call gasneti_node_exiting() first on this and every other exit path (a
+ * return from main, another node's exit noticed in a poll), so the signals
+ * take their exit-time meaning and the statistics and trace files are
+ * written. */
 void gasnetc_exit(int exitcode) {
   (void)exitcode;
   gasnetc_unwritten("gasnetc_exit");

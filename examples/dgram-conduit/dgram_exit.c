@@ -220,7 +220,7 @@ static void gasnetc_exit_protocol(int code, double deadline, int wait) {
 static void gasnetc_exit_end(int code) GASNETI_NORETURN;
 static void gasnetc_exit_end(int code) {
   gasnetc_exit_state = GASNETC_EXIT_PROTOCOL;
-  gasneti_signals_exiting();
+  gasneti_node_exiting();
   fflush(NULL);
   if (!gasnetc_signalled && gasnetc_told && gasnetc_dgram.fd >= 0)
     gasnetc_exit_protocol(code, gasnetc_now() + gasnetc_exit_timeout, 1);
@@ -249,7 +249,7 @@ static void gasnetc_on_exit(int status, void *arg) {
   else if (__atomic_exchange_n(&gasnetc_exiting, 1, __ATOMIC_ACQ_REL))
     gasnetc_park();
   gasnetc_exit_state = GASNETC_EXIT_PROTOCOL;
-  gasneti_signals_exiting();
+  gasneti_node_exiting();
   fflush(NULL);
   gasnetc_exit_protocol(code, gasnetc_now() + gasnetc_exit_timeout, 1);
   if (code != (status & 0xff)) _exit(code);

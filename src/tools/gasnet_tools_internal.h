@@ -15,6 +15,10 @@
  *               and this is node 0", so a job reports its settings once. */
 extern char *(*gasneti_tools_getenv_hook)(const char *name);
 extern int (*gasneti_tools_verboseenv_hook)(void);
+/* Set by the core library: takes over the reporting of settings read
+ * through the _withdefault calls, so that a job lists each variable once,
+ * from node 0, in one format, whichever layer read it. */
+extern void (*gasneti_tools_env_display_hook)(const char *name, const char *value, int isdefault);
 
 /* Reports a setting read through a _withdefault call on stderr, once per
  * name, when gasnett_verboseenv() says so. */
@@ -23,5 +27,9 @@ extern void gasneti_tools_env_display(const char *name, const char *value, int i
 /* Lenient yes/no test for settings read on the way to a fatal error, where a
  * malformed value must not raise a second one: "y", "Y", "1"... mean yes. */
 extern int gasneti_tools_env_is_yes(const char *name);
+
+/* The backtrace mechanisms tried when GASNET_BACKTRACE_TYPE is unset
+ * (configure --with-backtrace-type). */
+extern const char *gasneti_tools_backtrace_default(void);
 
 #endif /* GASNET_TOOLS_INTERNAL_H */

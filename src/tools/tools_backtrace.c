@@ -2,15 +2,23 @@
  * for clients that want one.
  *
  * Mechanisms are tried in the order GASNET_BACKTRACE_TYPE lists them
- * (default "USER,EXECINFO"): USER is the client's gasnett_backtrace_user,
- * EXECINFO the C library's backtrace(). Output goes straight to a file
- * descriptor with write(), as this runs from signal handlers and after
- * memory corruption, where stdio and malloc may not work. */
-#define _POSIX_C_SOURCE 200809L
+ * (default: configure --with-backtrace-type, "USER,EXECINFO" unless
+ * changed): USER is the client's gasnett_backtrace_user, EXECINFO the C
+ * library's backtrace() (function names of the program need it linked
+ * -rdynamic, as the conduit fragments do), GDB the debugger in batch mode,
+ * attached to this process (every thread's stack, static functions and
+ * source lines where the program has debug information). Output goes
+ * straight to a file descriptor with write(), as this runs from signal
+ * handlers and after memory corruption, where stdio and malloc may not
+ * work. */
+#define _GNU_SOURCE
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "gasnet_tools_internal.h"
@@ -48,6 +56,35 @@ static int gasnetti_bt_execinfo(int fd) {
 }
 #endif
 
+#ifndef GASNETI_BACKTRACE_DEFAULT
+#define GASNETI_BACKTRACE_DEFAULT "USER,EXECINFO"
+#endif
+
+const char *gasneti_tools_backtrace_default(void) { return GASNETI_BACKTRACE_DEFAULT; }
+
+/* gdb -batch attached to this process, its output on fd. Returns 1 when
+ * gdb could not be run or attach; its own output says why. */
+static int gasnetti_bt_gdb(int fd) {
+  char pid[32];
+  snprintf(pid, sizeof(pid), "%d", (int)getpid());
+#if defined(PR_SET_PTRACER)
+  prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0); /* Yama: let a child attach */
+#endif
+  pid_t child = fork();
+  if (child < 0) return 1;
+  if (child == 0) {
+    dup2(fd, STDOUT_FILENO);
+    dup2(fd, STDERR_FILENO);
+    execlp("gdb", "gdb", "-nx", "-batch", "-p", pid, "-ex", "set pagination off", "-ex",
+           "thread apply all backtrace", (char *)NULL);
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0) {
+  }
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+}
+
 int gasnett_backtrace_init(const char *exename) {
   if (exename) {
     strncpy(gasnetti_exename, exename, sizeof(gasnetti_exename) - 1);
@@ -75,6 +112,12 @@ static int gasnetti_bt_try(const char *name, size_t len, int fd) {
     gasnetti_bt_write(fd, line);
     return gasnett_backtrace_user.fnp(fd) == 0 ? 0 : 1;
   }
+  if (len == 3 && !strncasecmp(name, "GDB", 3)) {
+    snprintf(line, sizeof(line), "Backtrace of %s (pid %d, GDB):\n",
+             gasnetti_exename[0] ? gasnetti_exename : "this process", (int)getpid());
+    gasnetti_bt_write(fd, line);
+    return gasnetti_bt_gdb(fd);
+  }
 #if defined(GASNETTI_HAVE_EXECINFO)
   if (len == 8 && !strncasecmp(name, "EXECINFO", 8)) {
     snprintf(line, sizeof(line), "Backtrace of %s (pid %d, EXECINFO):\n",
@@ -89,7 +132,7 @@ static int gasnetti_bt_try(const char *name, size_t len, int fd) {
 int gasnett_print_backtrace(int fd) {
   const char *list = gasnett_getenv("GASNET_BACKTRACE_TYPE");
   const char *p;
-  if (!list || !*list) list = "USER,EXECINFO";
+  if (!list || !*list) list = GASNETI_BACKTRACE_DEFAULT;
   for (p = list; *p;) {
     const size_t len = strcspn(p, ", ");
     if (len > 0 && gasnetti_bt_try(p, len, fd) == 0) return 0;

@@ -12,6 +12,7 @@
 
 char *(*gasneti_tools_getenv_hook)(const char *name) = NULL;
 int (*gasneti_tools_verboseenv_hook)(void) = NULL;
+void (*gasneti_tools_env_display_hook)(const char *name, const char *value, int isdefault) = NULL;
 
 char *gasnett_getenv(const char *keyname) {
   if (gasneti_tools_getenv_hook) return gasneti_tools_getenv_hook(keyname);
@@ -76,6 +77,10 @@ static int gasnetti_env_first_sighting(const char *name) {
 }
 
 void gasneti_tools_env_display(const char *name, const char *value, int isdefault) {
+  if (gasneti_tools_env_display_hook) {
+    gasneti_tools_env_display_hook(name, value, isdefault);
+    return;
+  }
   if (!gasnett_verboseenv() || !gasnetti_env_first_sighting(name)) return;
   fprintf(stderr, "ENV parameter: %s = %s%s\n", name, value, isdefault ? "   (default)" : "");
   fflush(stderr);
