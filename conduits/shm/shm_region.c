@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 gasnetc_shm_t gasnetc_shm = {.fd = -1};
@@ -126,10 +127,13 @@ gasnet_seginfo_t gasnetc_shm_member_segment(unsigned m) {
 /* mremap of a shared mapping with an old size of 0 maps the same pages
  * again, at `at` with MREMAP_FIXED (replacing the caller's reservation):
  * no file descriptor needed, which the members that received the region
- * have closed. */
+ * have closed. Straight to the kernel: an MPI built on UCX (MPICH's Debian
+ * build) interposes mremap with UCX's memory hooks, which refuse an old
+ * size of 0 (ENODEV). */
 int gasnetc_shm_alias_slot(unsigned m, void *at, size_t bytes) {
-  void *got = mremap(gasnetc_shm_slot(m), 0, bytes, MREMAP_MAYMOVE | MREMAP_FIXED, at);
-  return got == at ? 0 : errno;
+  long got = syscall(SYS_mremap, gasnetc_shm_slot(m), 0UL, bytes,
+                     (unsigned long)(MREMAP_MAYMOVE | MREMAP_FIXED), at);
+  return got == (long)(uintptr_t)at ? 0 : errno;
 }
 
 void gasnetc_shm_set_segments(const gasnet_seginfo_t *seginfo) {

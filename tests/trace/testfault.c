@@ -5,13 +5,16 @@
  *   ok     a barrier and a clean exit (GASNET_FREEZE stops it in gasnet_init)
  *   fatal  node 0 calls gasnet_put on a node that does not exist, from
  *          testfault_bad_put (a fatal error); the others wait in a barrier
- *   segv   node 0 writes through a NULL pointer in testfault_crash (SIGSEGV)
+ *   segv   node 0 writes to a page it mapped without access, in
+ *          testfault_crash (SIGSEGV; not a NULL pointer, which
+ *          UndefinedBehaviorSanitizer would report before the kernel does)
  * The faulting functions are external and not inlined, so a backtrace names
  * them (the build links programs -rdynamic). */
 #include <gasnet.h>
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 
 void testfault_bad_put(void) __attribute__((noinline));
 void testfault_crash(volatile int *where) __attribute__((noinline));
@@ -44,7 +47,12 @@ int main(int argc, char **argv) {
   }
   if (gasnet_mynode() == 0) {
     if (!strcmp(mode, "fatal")) testfault_bad_put();
-    testfault_crash(NULL);
+    void *page = mmap(NULL, GASNET_PAGESIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (page == MAP_FAILED) {
+      fprintf(stderr, "testfault: mmap failed\n");
+      gasnet_exit(3);
+    }
+    testfault_crash((volatile int *)page);
   }
   barrier(); /* the fault ends the job while the others wait here */
   gasnet_exit(0);
