@@ -52,7 +52,10 @@ run_suite default --enable-template
 # queue of unexpected messages), the put/get and AM suites with RMA forced
 # on (MPICH's RMA waits for the target's progress) and the no-polling test,
 # and the client compatibility suite, at 1 and 2 nodes, with 5 runs per
-# collective-exit case. GASNET_MPICH_NODES, GASNET_MPICH_FILTER (cases and
+# collective-exit case. This build has tracing and statistics compiled in,
+# so the trace case runs on the mpi conduit here (on smp in the sanitizer
+# build, a debug build; the default build checks they compile out).
+# GASNET_MPICH_NODES, GASNET_MPICH_FILTER (cases and
 # suites of the top run) and GASNET_MPICH_EXCLUDE (cases inside the
 # conformance suites) change that.
 run_mpich_suite() {
@@ -66,7 +69,7 @@ run_mpich_suite() {
   GASNET_CONFORMANCE_EXCLUDE=${GASNET_MPICH_EXCLUDE:-'perf|^ext_putget_par|^coll_(knomial|knomial_r5|binary|binomial|flat|put_ampath)$|^(amorder_par|amchain_par|ext_barrier_amdissem|reduce_flat)$'}
   GASNET_EXIT_RUNS=5
   export GASNET_TEST_NODES TESTS_FILTER GASNET_CONFORMANCE_EXCLUDE GASNET_EXIT_RUNS
-  run_suite mpich MPICC=mpicc.mpich --disable-smp
+  run_suite mpich MPICC=mpicc.mpich --disable-smp --enable-trace --enable-stats
   unset GASNET_TEST_NODES TESTS_FILTER GASNET_CONFORMANCE_EXCLUDE GASNET_EXIT_RUNS
 }
 run_mpich_suite
