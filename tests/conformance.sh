@@ -20,8 +20,9 @@
 #   -n LIST    run every case at these node counts (e.g. 1,2,3,4,8)
 #   -m MAX     lower each case's node counts above MAX to MAX
 #   -1         drop 1-node runs (shapes where one node exercises nothing new)
-#   -f REGEX   run only the cases whose name matches; -x REGEX: skip those
-#              (defaults: GASNET_CONFORMANCE_FILTER, GASNET_CONFORMANCE_EXCLUDE)
+#   -f REGEX   run only the cases whose name matches (default:
+#              GASNET_CONFORMANCE_FILTER); -x REGEX: skip those too, besides
+#              the ones GASNET_CONFORMANCE_EXCLUDE names
 #   -B         build and check the programs, run nothing
 #   -c FILE    a case file to run, relative to the source tree (repeatable;
 #              default: every conduit-generic one)
@@ -83,7 +84,7 @@ while getopts b:p:o:l:n:m:1f:x:Bc: opt; do
     m) MAXN=$OPTARG ;;
     1) DROP1=1 ;;
     f) FILTER=$OPTARG ;;
-    x) EXCLUDE=$OPTARG ;;
+    x) EXCLUDE=${EXCLUDE:+$EXCLUDE|}$OPTARG ;;
     B) BUILD_ONLY=1 ;;
     c) CASEFILES="$CASEFILES $OPTARG" ;;
     *) die "unknown option (see the top of $0)" ;;
