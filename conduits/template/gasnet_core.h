@@ -21,8 +21,9 @@
 
 /* PORTER: the largest payloads. A Medium must fit one receive buffer; a
  * Long may be split by the conduit but is delivered whole into the
- * destination segment. Each Long limit must be at least the Medium limit
- * (gasnet_init refuses less; docs/porting.md, "Messages"). */
+ * destination segment. Each limit must be at least 512 bytes (the build
+ * stops otherwise); the Long limits may be equal to or below the Medium
+ * one (docs/porting.md, "Messages"). */
 #define GASNETC_MAX_MEDIUM 4096
 #define GASNETC_MAX_LONG_REQUEST ((size_t)65536)
 #define GASNETC_MAX_LONG_REPLY ((size_t)65536)
