@@ -23,7 +23,9 @@ case_name=$2
 launcher=${GASNET_CONFORMANCE_LAUNCHER:?run by tests/conformance.sh}
 work=$(mktemp -d "${TMPDIR:-/tmp}/debug-check.XXXXXX")
 job=
-trap 'if [ -n "$job" ]; then kill -9 $job 2>/dev/null; fi; rm -rf "$work"' EXIT
+# On the way out, a job still running is ended through timeout (which
+# passes SIGTERM on to the launcher), not left behind.
+trap 'if [ -n "$job" ]; then pkill -TERM -P $job 2>/dev/null; fi; rm -rf "$work"' EXIT
 
 fail() {
   echo "FAIL $case_name: $*"
@@ -41,40 +43,48 @@ run() {
 
 has() { grep -Eq -- "$1" "$work/out"; }
 
-# start MODE [VAR=VALUE...]: the job in the background (its pid in $job).
+# start MODE [VAR=VALUE...]: the job in the background (its pid in $job);
+# its exit code goes to $work/rc when it ends, which a running() check
+# sees at once (kill -0 would still find the unreaped job).
 start() {
   mode=$1
   shift
   : >"$work/out" # before the job, so wait_frozen never reads a missing file
-  env "$@" timeout -k 5 120 $launcher -n 2 "$prog" "$mode" >>"$work/out" 2>&1 &
+  rm -f "$work/rc"
+  (
+    env "$@" timeout -k 5 120 $launcher -n 2 "$prog" "$mode" >>"$work/out" 2>&1
+    echo $? >"$work/rc"
+  ) &
   job=$!
 }
 
-# wait_frozen COUNT: until COUNT nodes say they are frozen; prints their
-# pids. Run in $(...), so a failure there ends only that subshell: callers
-# check they got COUNT pids.
+running() { [ ! -f "$work/rc" ]; }
+
+# wait_frozen COUNT: until COUNT nodes say they are frozen; their pids in
+# $pids. Fails (showing the job's output) when the job ends first, as it
+# does when gasnet_init fails before the freeze.
 wait_frozen() {
   i=0
   while [ "$(grep -c 'frozen for a debugger' "$work/out")" -lt "$1" ]; do
     i=$((i + 1))
     [ $i -le 600 ] || fail "$1 node(s) never said they were frozen"
-    kill -0 $job 2>/dev/null || fail "the job ended before $1 node(s) froze"
+    running || fail "the job ended before $1 node(s) froze"
     sleep 0.1
   done
-  sed -n 's/.*frozen for a debugger.*pid \([0-9][0-9]*\).*/\1/p' "$work/out"
+  pids=$(sed -n 's/.*frozen for a debugger.*pid \([0-9][0-9]*\).*/\1/p' "$work/out")
 }
 
 # finish: wait for the background job; sets rc.
 finish() {
   wait $job
-  rc=$?
+  rc=$(cat "$work/rc")
   job=
 }
 
 # still_frozen: the job has not gone on by itself in a second.
 still_frozen() {
   sleep 1
-  kill -0 $job 2>/dev/null || fail "the job went on without SIGCONT"
+  running || fail "the job went on without SIGCONT"
   ! has 'testfault: ok' || fail "the job went on without SIGCONT"
 }
 
@@ -108,8 +118,7 @@ case $case_name in
     ;;
   freeze)
     start ok GASNET_FREEZE=1
-    pids=$(wait_frozen 2)
-    [ $(echo $pids | wc -w) -eq 2 ] || fail "2 nodes did not say they were frozen"
+    wait_frozen 2
     still_frozen
     for p in $pids; do kill -CONT "$p" || fail "cannot signal pid $p"; done
     finish
@@ -118,20 +127,18 @@ case $case_name in
     ;;
   freeze_error)
     start fatal GASNET_FREEZE_ON_ERROR=1
-    pid=$(wait_frozen 1)
-    [ -n "$pid" ] || fail "the failing node never said it was frozen"
+    wait_frozen 1
     has 'FATAL ERROR' || fail "no fatal error before the freeze"
     sleep 1
-    kill -0 $job 2>/dev/null || fail "the job ended while its node was frozen"
-    kill -CONT "$pid" || fail "cannot signal pid $pid"
+    running || fail "the job ended while its node was frozen"
+    kill -CONT "$pids" || fail "cannot signal pid $pids"
     finish
     [ $rc -ne 0 ] || fail "the job ended 0 after the fatal error"
     ;;
   freeze_gdb)
     command -v gdb >/dev/null 2>&1 || { echo "SKIP: no gdb"; exit 77; }
     start ok GASNET_FREEZE=1
-    pids=$(wait_frozen 2)
-    [ $(echo $pids | wc -w) -eq 2 ] || fail "2 nodes did not say they were frozen"
+    wait_frozen 2
     still_frozen
     for p in $pids; do
       timeout 60 gdb -nx -batch -p "$p" -ex 'set var gasnet_frozen = 0' >"$work/gdb.out" 2>&1 ||
