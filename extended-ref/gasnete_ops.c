@@ -116,32 +116,9 @@ void gasnete_valget_free(gasnete_valget_t *v) {
   td->free_valgets = v;
 }
 
-/* ------------------------------------------------------------ explicit handles */
-/* ------------------------------------------------------------ events
- * Category S: one event per sync call, named after it. A wait records how
- * long it waited (trace: time_us, statistics: nanoseconds), a try its
- * answer. */
-static inline int64_t gasnete_sync_start(void) { return gasneti_event_on('S') ? gasneti_now_ns() : 0; }
-
-static void gasnete_sync_waited(const char *call, int64_t start_ns) {
-  if (!start_ns) return;
-  int64_t ns = gasneti_now_ns() - start_ns;
-  if (gasneti_stats_on('S')) gasneti_stats_add('S', call, NULL, GASNETI_STATS_TIME, (uint64_t)ns);
-  if (gasneti_trace_on('S')) gasneti_trace_printf('S', "%s time_us=%.3f", call, (double)ns / 1e3);
-}
-
-static int gasnete_sync_tried(const char *call, int rc) {
-  if (gasneti_stats_on('S')) gasneti_stats_add('S', call, NULL, GASNETI_STATS_COUNT, 0);
-  if (gasneti_trace_on('S'))
-    gasneti_trace_printf('S', "%s result=%s", call, rc == GASNET_OK ? "ok" : "not_ready");
-  return rc;
-}
-
-static void gasnete_sync_mark(const char *call) {
-  if (gasneti_stats_on('S')) gasneti_stats_add('S', call, NULL, GASNETI_STATS_COUNT, 0);
-  if (gasneti_trace_on('S')) gasneti_trace_printf('S', "%s", call);
-}
-
+/* ------------------------------------------------------------ explicit handles
+ * Each sync call is one event of category S, named after it
+ * (gasneti_event_start / _waited / _tried / _mark, gasnet_hooks.h). */
 /* The try calls poll once when the work is not yet done; their _nopoll
  * forms (for clients that poll elsewhere, e.g. from a progress thread) only
  * look. */
@@ -159,25 +136,25 @@ static int gasnete_try_one(gasnet_handle_t handle, int poll, const char *call) {
 int gasnete_try_syncnb(gasnet_handle_t handle) {
   static const char call[] = "gasnet_try_syncnb";
   int rc = gasnete_try_one(handle, 1, call);
-  return gasneti_event_on('S') ? gasnete_sync_tried(call, rc) : rc;
+  return gasneti_event_tried('S', call, rc);
 }
 
 int gasnete_try_syncnb_nopoll(gasnet_handle_t handle) {
   static const char call[] = "gasnet_try_syncnb_nopoll";
   int rc = gasnete_try_one(handle, 0, call);
-  return gasneti_event_on('S') ? gasnete_sync_tried(call, rc) : rc;
+  return gasneti_event_tried('S', call, rc);
 }
 
 void gasnete_wait_syncnb(gasnet_handle_t handle) {
   static const char call[] = "gasnet_wait_syncnb";
-  int64_t t0 = gasnete_sync_start();
+  int64_t t0 = gasneti_event_start('S');
   if (handle != GASNET_INVALID_HANDLE) {
     gasnete_op_check(handle, call);
     unsigned spins = 0;
     while (!gasnete_op_done(handle)) gasneti_wait_step(&spins);
     gasnete_op_free(handle);
   }
-  gasnete_sync_waited(call, t0);
+  gasneti_event_waited('S', call, t0);
 }
 
 static void gasnete_check_handles(gasnet_handle_t *phandle, size_t numhandles, const char *call) {
@@ -224,23 +201,23 @@ int gasnete_try_syncnb_some(gasnet_handle_t *phandle, size_t numhandles) {
   gasnete_check_handles(phandle, numhandles, call);
   gasnet_AMPoll();
   int rc = gasnete_some_done(phandle, numhandles, call);
-  return gasneti_event_on('S') ? gasnete_sync_tried(call, rc) : rc;
+  return gasneti_event_tried('S', call, rc);
 }
 
 int gasnete_try_syncnb_some_nopoll(gasnet_handle_t *phandle, size_t numhandles) {
   static const char call[] = "gasnet_try_syncnb_some_nopoll";
   gasnete_check_handles(phandle, numhandles, call);
   int rc = gasnete_some_done(phandle, numhandles, call);
-  return gasneti_event_on('S') ? gasnete_sync_tried(call, rc) : rc;
+  return gasneti_event_tried('S', call, rc);
 }
 
 void gasnete_wait_syncnb_some(gasnet_handle_t *phandle, size_t numhandles) {
   static const char call[] = "gasnet_wait_syncnb_some";
-  int64_t t0 = gasnete_sync_start();
+  int64_t t0 = gasneti_event_start('S');
   gasnete_check_handles(phandle, numhandles, call);
   unsigned spins = 0;
   while (gasnete_some_done(phandle, numhandles, call) != GASNET_OK) gasneti_wait_step(&spins);
-  gasnete_sync_waited(call, t0);
+  gasneti_event_waited('S', call, t0);
 }
 
 int gasnete_try_syncnb_all(gasnet_handle_t *phandle, size_t numhandles) {
@@ -248,23 +225,23 @@ int gasnete_try_syncnb_all(gasnet_handle_t *phandle, size_t numhandles) {
   gasnete_check_handles(phandle, numhandles, call);
   gasnet_AMPoll();
   int rc = gasnete_all_done(phandle, numhandles, call);
-  return gasneti_event_on('S') ? gasnete_sync_tried(call, rc) : rc;
+  return gasneti_event_tried('S', call, rc);
 }
 
 int gasnete_try_syncnb_all_nopoll(gasnet_handle_t *phandle, size_t numhandles) {
   static const char call[] = "gasnet_try_syncnb_all_nopoll";
   gasnete_check_handles(phandle, numhandles, call);
   int rc = gasnete_all_done(phandle, numhandles, call);
-  return gasneti_event_on('S') ? gasnete_sync_tried(call, rc) : rc;
+  return gasneti_event_tried('S', call, rc);
 }
 
 void gasnete_wait_syncnb_all(gasnet_handle_t *phandle, size_t numhandles) {
   static const char call[] = "gasnet_wait_syncnb_all";
-  int64_t t0 = gasnete_sync_start();
+  int64_t t0 = gasneti_event_start('S');
   gasnete_check_handles(phandle, numhandles, call);
   unsigned spins = 0;
   while (gasnete_all_done(phandle, numhandles, call) != GASNET_OK) gasneti_wait_step(&spins);
-  gasnete_sync_waited(call, t0);
+  gasneti_event_waited('S', call, t0);
 }
 
 /* ------------------------------------------------------------ implicit handles */
@@ -294,15 +271,15 @@ static int gasnete_try_syncnbi_now(int which, const char *call) {
 
 int gasnete_try_syncnbi(int which, const char *call) {
   int rc = gasnete_try_syncnbi_now(which, call);
-  return gasneti_event_on('S') ? gasnete_sync_tried(call, rc) : rc;
+  return gasneti_event_tried('S', call, rc);
 }
 
 void gasnete_wait_syncnbi(int which, const char *call) {
-  int64_t t0 = gasnete_sync_start();
+  int64_t t0 = gasneti_event_start('S');
   gasnete_threaddata_t *td = gasnete_nbi_sync_thread(call);
   unsigned spins = 0;
   while (!gasnete_nbi_done(td, which)) gasneti_wait_step(&spins);
-  gasnete_sync_waited(call, t0);
+  gasneti_event_waited('S', call, t0);
 }
 
 /* ------------------------------------------------------------ access regions */
@@ -312,7 +289,7 @@ void gasnete_begin_nbi_accessregion(void) {
     gasneti_fatalerror("gasnet_begin_nbi_accessregion: an access region is already open "
                        "(regions do not nest)");
   td->current = gasnete_op_new(td, GASNETE_OP_REGION);
-  if (gasneti_event_on('S')) gasnete_sync_mark("gasnet_begin_nbi_accessregion");
+  gasneti_event_mark('S', "gasnet_begin_nbi_accessregion");
 }
 
 gasnet_handle_t gasnete_end_nbi_accessregion(void) {
@@ -321,6 +298,6 @@ gasnet_handle_t gasnete_end_nbi_accessregion(void) {
     gasneti_fatalerror("gasnet_end_nbi_accessregion: no access region is open");
   gasnete_op_t *region = td->current;
   td->current = &td->implicit;
-  if (gasneti_event_on('S')) gasnete_sync_mark("gasnet_end_nbi_accessregion");
+  gasneti_event_mark('S', "gasnet_end_nbi_accessregion");
   return region;
 }

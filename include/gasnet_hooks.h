@@ -162,13 +162,60 @@ static inline void gasneti_stats_add(char cat, const char *name, const char *qua
 }
 #endif
 
-/* Either of the two: the test a hot path makes before it builds an event. */
+/* Either of the two: the test a hot path makes before it builds an event.
+ * One load and a branch predicted not taken, so a build with events
+ * compiled in but off runs the hot path as the build without them. */
+#if defined(GASNET_TRACE) || defined(GASNET_STATS)
 static inline int gasneti_event_on(char cat) {
-  return gasneti_trace_on(cat) || gasneti_stats_on(cat);
+  return __builtin_expect(gasneti_event_cats[(unsigned char)cat] != 0, 0);
 }
+#else
+static inline int gasneti_event_on(char cat) {
+  (void)cat;
+  return 0;
+}
+#endif
 
 /* Nanoseconds on a monotonic clock, for event durations. */
 extern int64_t gasneti_now_ns(void);
+
+/* Sync calls' events (extended-ref's category S, coll's X), one per call,
+ * named after it. gasneti_event_start gives the start time of a wait when
+ * cat is on (0 otherwise); gasneti_event_waited records how long it waited
+ * (trace: time_us, statistics: nanoseconds); gasneti_event_tried records a
+ * try's answer and returns it; gasneti_event_mark counts a call. */
+static inline int64_t gasneti_event_start(char cat) {
+  return gasneti_event_on(cat) ? gasneti_now_ns() : 0;
+}
+#if defined(GASNET_TRACE) || defined(GASNET_STATS)
+extern void gasneti_event_waited_slow(char cat, const char *call, int64_t start_ns);
+extern int gasneti_event_tried_slow(char cat, const char *call, int rc);
+extern void gasneti_event_mark_slow(char cat, const char *call);
+static inline void gasneti_event_waited(char cat, const char *call, int64_t start_ns) {
+  if (start_ns) gasneti_event_waited_slow(cat, call, start_ns);
+}
+static inline int gasneti_event_tried(char cat, const char *call, int rc) {
+  return gasneti_event_on(cat) ? gasneti_event_tried_slow(cat, call, rc) : rc;
+}
+static inline void gasneti_event_mark(char cat, const char *call) {
+  if (gasneti_event_on(cat)) gasneti_event_mark_slow(cat, call);
+}
+#else
+static inline void gasneti_event_waited(char cat, const char *call, int64_t start_ns) {
+  (void)cat;
+  (void)call;
+  (void)start_ns;
+}
+static inline int gasneti_event_tried(char cat, const char *call, int rc) {
+  (void)cat;
+  (void)call;
+  return rc;
+}
+static inline void gasneti_event_mark(char cat, const char *call) {
+  (void)cat;
+  (void)call;
+}
+#endif
 
 GASNETI_END_EXTERNC
 

@@ -35,7 +35,9 @@ static void gasneti_am_data(char *out, size_t size, const void *payload, size_t 
     n += (size_t)snprintf(out + n, size - n, "%02x", ((const unsigned char *)payload)[i]);
 }
 
-static void gasneti_am_event(const char *const names[2][3], const char *peer_key,
+/* Kept out of line and cold: the send and delivery paths pay only the
+ * gasneti_event_on test when events are off. */
+__attribute__((noinline, cold)) static void gasneti_am_event(const char *const names[2][3], const char *peer_key,
                              gasnet_node_t peer, const gasneti_am_t *am) {
   const char *name = names[am->is_request][am->category];
   /* The library's own messages (handlers below the client's range) are

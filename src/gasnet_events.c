@@ -101,3 +101,32 @@ void gasneti_events_finish(void) {
   gasneti_trace_finish();
 #endif
 }
+
+FILE *gasneti_events_start(const char *file_var, const char *none_text, const char *mask_var,
+                           unsigned char bit) {
+  const char *path = gasneti_getenv_verbose(file_var, none_text);
+  const char *mask = gasneti_getenv_verbose(mask_var, gasneti_all_cats);
+  if (!mask) mask = gasneti_all_cats;
+  FILE *f = path && *path ? gasneti_events_open(file_var, path) : NULL;
+  gasneti_events_mask_set(mask_var, mask, bit, f != NULL);
+  return f;
+}
+
+/* ------------------------------------------------------------ sync calls */
+void gasneti_event_waited_slow(char cat, const char *call, int64_t start_ns) {
+  int64_t ns = gasneti_now_ns() - start_ns;
+  if (gasneti_stats_on(cat)) gasneti_stats_add(cat, call, NULL, GASNETI_STATS_TIME, (uint64_t)ns);
+  if (gasneti_trace_on(cat)) gasneti_trace_printf(cat, "%s time_us=%.3f", call, (double)ns / 1e3);
+}
+
+int gasneti_event_tried_slow(char cat, const char *call, int rc) {
+  if (gasneti_stats_on(cat)) gasneti_stats_add(cat, call, NULL, GASNETI_STATS_COUNT, 0);
+  if (gasneti_trace_on(cat))
+    gasneti_trace_printf(cat, "%s result=%s", call, rc == GASNET_OK ? "ok" : "not_ready");
+  return rc;
+}
+
+void gasneti_event_mark_slow(char cat, const char *call) {
+  if (gasneti_stats_on(cat)) gasneti_stats_add(cat, call, NULL, GASNETI_STATS_COUNT, 0);
+  if (gasneti_trace_on(cat)) gasneti_trace_printf(cat, "%s", call);
+}

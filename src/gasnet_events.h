@@ -27,6 +27,12 @@ extern const char *gasneti_events_all_cats(void);
  * stdout); a file that cannot be opened is a fatal error naming var. */
 extern FILE *gasneti_events_open(const char *var, const char *pattern);
 extern void gasneti_events_close(FILE *f);
+/* Reads file_var and mask_var (listed by GASNET_VERBOSEENV, none_text
+ * shown when the file is not set), opens this node's file and sets bit for
+ * the mask's categories; returns the file, or NULL (and no category on)
+ * when file_var is not set. */
+extern FILE *gasneti_events_start(const char *file_var, const char *none_text,
+                                  const char *mask_var, unsigned char bit);
 /* The first line of either file: "# gasnet WHAT: node N of M, pid P, host H,
  * SEQ|PAR, mask LETTERS". */
 extern void gasneti_events_header(FILE *f, const char *what, const char *mask);

@@ -127,12 +127,8 @@ void gasneti_stats_add(char cat, const char *name, const char *qual, gasneti_sta
 }
 
 void gasneti_stats_init(void) {
-  const char *path = gasneti_getenv_verbose("GASNET_STATSFILE", "(none: no statistics)");
-  const char *mask = gasneti_getenv_verbose("GASNET_STATSMASK", gasneti_events_all_cats());
-  if (!mask) mask = gasneti_events_all_cats();
-  if (path && *path) gasneti_stats_file = gasneti_events_open("GASNET_STATSFILE", path);
-  gasneti_events_mask_set("GASNET_STATSMASK", mask, GASNETI_EVENT_COUNTED,
-                          gasneti_stats_file != NULL);
+  gasneti_stats_file = gasneti_events_start("GASNET_STATSFILE", "(none: no statistics)",
+                                            "GASNET_STATSMASK", GASNETI_EVENT_COUNTED);
 }
 
 /* ------------------------------------------------------------ writing */

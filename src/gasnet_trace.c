@@ -97,14 +97,10 @@ int gasneti_trace_local(void) { return __atomic_load_n(&gasneti_trace_local_on, 
 
 void gasneti_trace_init(void) {
   gasneti_trace_t0 = gasneti_now_ns();
-  const char *path = gasneti_getenv_verbose("GASNET_TRACEFILE", "(none: no trace)");
-  const char *mask = gasneti_getenv_verbose("GASNET_TRACEMASK", gasneti_events_all_cats());
+  gasneti_trace_file = gasneti_events_start("GASNET_TRACEFILE", "(none: no trace)",
+                                            "GASNET_TRACEMASK", GASNETI_EVENT_TRACED);
   gasneti_trace_local_on = gasneti_getenv_yesno("GASNET_TRACELOCAL", 1);
   gasneti_trace_flush = gasneti_getenv_yesno("GASNET_TRACEFLUSH", 0);
-  if (!mask) mask = gasneti_events_all_cats();
-  if (path && *path) gasneti_trace_file = gasneti_events_open("GASNET_TRACEFILE", path);
-  gasneti_events_mask_set("GASNET_TRACEMASK", mask, GASNETI_EVENT_TRACED,
-                          gasneti_trace_file != NULL);
   if (!gasneti_trace_file) return;
   char active[32];
   gasneti_events_mask_get(GASNETI_EVENT_TRACED, active, sizeof(active));

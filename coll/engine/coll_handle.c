@@ -57,47 +57,27 @@ static int gasnete_coll_handle_reap(gasnete_coll_handle_t *h, const char *call) 
   return 1;
 }
 
-/* ------------------------------------------------------------ events
- * Category X: one event per sync call, named after it: a wait with how long
- * it waited, a try with its answer. */
-static inline int64_t gasnete_coll_sync_start(void) {
-  return gasneti_event_on('X') ? gasneti_now_ns() : 0;
-}
-
-static void gasnete_coll_sync_waited(const char *call, int64_t start_ns) {
-  if (!start_ns) return;
-  int64_t ns = gasneti_now_ns() - start_ns;
-  if (gasneti_stats_on('X')) gasneti_stats_add('X', call, NULL, GASNETI_STATS_TIME, (uint64_t)ns);
-  if (gasneti_trace_on('X')) gasneti_trace_printf('X', "%s time_us=%.3f", call, (double)ns / 1e3);
-}
-
-static int gasnete_coll_sync_tried(const char *call, int rc) {
-  if (!gasneti_event_on('X')) return rc;
-  if (gasneti_stats_on('X')) gasneti_stats_add('X', call, NULL, GASNETI_STATS_COUNT, 0);
-  if (gasneti_trace_on('X'))
-    gasneti_trace_printf('X', "%s result=%s", call, rc == GASNET_OK ? "ok" : "not_ready");
-  return rc;
-}
-
-/* ------------------------------------------------------------ the sync calls */
+/* ------------------------------------------------------------ the sync calls
+ * Each is one event of category X, named after it: a wait with how long it
+ * waited, a try with its answer (gasneti_event_*, gasnet_hooks.h). */
 int gasnet_coll_try_sync(gasnet_coll_handle_t handle) {
   static const char call[] = "gasnet_coll_try_sync";
   gasnete_coll_check_sync_call(call);
-  if (handle == GASNET_COLL_INVALID_HANDLE) return gasnete_coll_sync_tried(call, GASNET_OK);
+  if (handle == GASNET_COLL_INVALID_HANDLE) return gasneti_event_tried('X', call, GASNET_OK);
   gasnet_AMPoll();
-  return gasnete_coll_sync_tried(
+  return gasneti_event_tried('X',
       call, gasnete_coll_handle_reap(handle, call) ? GASNET_OK : GASNET_ERR_NOT_READY);
 }
 
 void gasnet_coll_wait_sync(gasnet_coll_handle_t handle) {
   static const char call[] = "gasnet_coll_wait_sync";
-  int64_t t0 = gasnete_coll_sync_start();
+  int64_t t0 = gasneti_event_start('X');
   gasnete_coll_check_sync_call(call);
   if (handle != GASNET_COLL_INVALID_HANDLE) {
     unsigned spins = 0;
     while (!gasnete_coll_handle_reap(handle, call)) gasneti_wait_step(&spins);
   }
-  gasnete_coll_sync_waited(call, t0);
+  gasneti_event_waited('X', call, t0);
 }
 
 /* Reap every complete handle of the list; returns how many remain live. */
@@ -126,13 +106,13 @@ int gasnet_coll_try_sync_all(gasnet_coll_handle_t *handles, size_t numhandles) {
   gasnete_coll_check_sync_call(call);
   gasnete_coll_check_list(handles, numhandles, call);
   gasnet_AMPoll();
-  return gasnete_coll_sync_tried(
+  return gasneti_event_tried('X',
       call, gasnete_coll_reap_list(handles, numhandles, NULL, call) ? GASNET_ERR_NOT_READY : GASNET_OK);
 }
 
 void gasnet_coll_wait_sync_all(gasnet_coll_handle_t *handles, size_t numhandles) {
   static const char call[] = "gasnet_coll_wait_sync_all";
-  int64_t t0 = gasnete_coll_sync_start();
+  int64_t t0 = gasneti_event_start('X');
   gasnete_coll_check_sync_call(call);
   gasnete_coll_check_list(handles, numhandles, call);
   /* One handle at a time, in order: each is looked at until it is done
@@ -148,7 +128,7 @@ void gasnet_coll_wait_sync_all(gasnet_coll_handle_t *handles, size_t numhandles)
         gasneti_wait_step(&spins);
     }
   }
-  gasnete_coll_sync_waited(call, t0);
+  gasneti_event_waited('X', call, t0);
 }
 
 /* Success when at least one handle completed in this call, or when none
@@ -160,17 +140,17 @@ int gasnet_coll_try_sync_some(gasnet_coll_handle_t *handles, size_t numhandles) 
   gasnet_AMPoll();
   size_t done;
   size_t live = gasnete_coll_reap_list(handles, numhandles, &done, call);
-  return gasnete_coll_sync_tried(call, (done > 0 || live == 0) ? GASNET_OK : GASNET_ERR_NOT_READY);
+  return gasneti_event_tried('X', call, (done > 0 || live == 0) ? GASNET_OK : GASNET_ERR_NOT_READY);
 }
 
 void gasnet_coll_wait_sync_some(gasnet_coll_handle_t *handles, size_t numhandles) {
   static const char call[] = "gasnet_coll_wait_sync_some";
-  int64_t t0 = gasnete_coll_sync_start();
+  int64_t t0 = gasneti_event_start('X');
   gasnete_coll_check_sync_call(call);
   gasnete_coll_check_list(handles, numhandles, call);
   unsigned spins = 0;
   size_t done;
   while (gasnete_coll_reap_list(handles, numhandles, &done, call) && !done)
     gasneti_wait_step(&spins);
-  gasnete_coll_sync_waited(call, t0);
+  gasneti_event_waited('X', call, t0);
 }

@@ -23,7 +23,7 @@ printf 'include %s\ntesttrace: %s\n\t$(GASNET_CC) $(GASNET_CPPFLAGS) $(GASNET_CF
   "$mak" "$srcdir/tests/trace/testtrace.c" >"$work/Makefile"
 make -s -C "$work" testtrace >"$work/build.log" 2>&1 || fail "testtrace does not build: $(tail -n 5 "$work/build.log")"
 [ "$("$work/testtrace" -features)" = "trace=0 stats=0" ] || fail "testtrace -features: $("$work/testtrace" -features)"
-pattern='gasnetti?_(trace|stats)_|gasneti_event_cats'
+pattern='gasnetti?_(trace|stats)_|gasneti_events?_'
 for f in "$work/testtrace" "$builddir"/.libs/libgasnet-*.a; do
   syms=$(nm "$f" 2>/dev/null | grep -E "$pattern" | grep -v gasnetti_trace_args_unused)
   [ -z "$syms" ] || fail "$(basename "$f") holds trace or statistics symbols: $(echo "$syms" | head -n 3)"
