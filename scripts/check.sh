@@ -5,7 +5,9 @@
 # the mpi conduit built against MPICH (a subset, at 1 and 2 nodes), and a
 # debug build under Address- and UndefinedBehaviorSanitizer (smp only, at
 # 1 and 3 nodes, benchmarks excluded), which then runs a subset again with
-# put/get as active messages (GASNET_SMP_PUTGET=am).
+# put/get as active messages (GASNET_SMP_PUTGET=am). The checks of the
+# source tree itself (layers, conformance_deps) run in the normal build
+# only.
 # Ends with the line "N passed, N failed".
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -48,11 +50,14 @@ run_suite default --enable-template
 # its conformance suite (its own default transport: the TCP variant is
 # Open MPI's) without the benchmarks and without the slowest variants that
 # the Open MPI build covers (threaded put/get, the alternative collective
-# algorithms), the flood and backlog with a one-receive pool (MPICH's own
+# algorithms, the misuse checks of testexterr, which fail before MPI is
+# called), the flood and backlog with a one-receive pool (MPICH's own
 # queue of unexpected messages), the put/get and AM suites with RMA forced
 # on (MPICH's RMA waits for the target's progress) and the no-polling test,
-# and the client compatibility suite, at 1 and 2 nodes, with 5 runs per
-# collective-exit case. This build has tracing and statistics compiled in,
+# every exit and signal case under MPICH's launcher (the hosts line, at its
+# 4 ranks in pretend hosts of 2), and the client compatibility suite, at 1
+# and 2 nodes, with 5 runs per collective-exit case (and 5 and 10 in the
+# compatibility suite). This build has tracing and statistics compiled in,
 # so the trace case runs on the mpi conduit here (on smp in the sanitizer
 # build, a debug build; the default build checks they compile out).
 # GASNET_MPICH_NODES, GASNET_MPICH_FILTER (cases and
@@ -65,12 +70,16 @@ run_mpich_suite() {
     return
   fi
   GASNET_TEST_NODES=${GASNET_MPICH_NODES:-1,2}
-  TESTS_FILTER=${GASNET_MPICH_FILTER:-'^(mpi_conformance_shm|mpi_conformance_tcp|mpi_conformance_rma_shm|mpi_rma_nopoll|mpi_flood_pool1|mpi_backlog_pool1|compat_mpi)$'}
-  GASNET_CONFORMANCE_EXCLUDE=${GASNET_MPICH_EXCLUDE:-'perf|^ext_putget_par|^coll_(knomial|knomial_r5|binary|binomial|flat|put_ampath)$|^(amorder_par|amchain_par|ext_barrier_amdissem|reduce_flat)$'}
+  TESTS_FILTER=${GASNET_MPICH_FILTER:-'^(mpi_conformance_(shm|tcp|hosts|rma_shm)|mpi_rma_nopoll|mpi_flood_pool1|mpi_backlog_pool1|compat_mpi)$'}
+  GASNET_CONFORMANCE_EXCLUDE=${GASNET_MPICH_EXCLUDE:-'perf|^ext_putget_par|^coll_(knomial|knomial_r5|binary|binomial|flat|put_ampath)$|^(amorder_par|amchain_par|ext_barrier_amdissem|reduce_flat|ext_errors)$'}
   GASNET_EXIT_RUNS=5
+  COMPAT_EXIT_RUNS=5
+  COMPAT_LATE_RUNS=10
   export GASNET_TEST_NODES TESTS_FILTER GASNET_CONFORMANCE_EXCLUDE GASNET_EXIT_RUNS
+  export COMPAT_EXIT_RUNS COMPAT_LATE_RUNS
   run_suite mpich MPICC=mpicc.mpich --disable-smp --enable-trace --enable-stats
   unset GASNET_TEST_NODES TESTS_FILTER GASNET_CONFORMANCE_EXCLUDE GASNET_EXIT_RUNS
+  unset COMPAT_EXIT_RUNS COMPAT_LATE_RUNS
 }
 run_mpich_suite
 # The sanitizer pass runs every test program again, at 1 and 3 nodes (3:
@@ -80,10 +89,15 @@ run_mpich_suite
 # machine; the collectives soak with data up to 4 MiB (coll_soak_big_smp)
 # stays out too (its smaller twin, coll_soak, runs), and so do the exit and
 # signal cases and the collectives' argument checks, which end their jobs
-# by design (they run in the normal build).
+# by design (they run in the normal build). The compatibility suite's
+# collective-exit loops, a race check of the exit path more than of memory,
+# run 5 and 10 times here instead of 50 and 200.
 GASNET_TEST_NODES=${GASNET_SANITIZE_NODES:-1,3}
 GASNET_CONFORMANCE_EXCLUDE=${GASNET_SANITIZE_EXCLUDE:-perf|soak_big|^(exit|collerr|imageserr)_}
-export GASNET_TEST_NODES GASNET_CONFORMANCE_EXCLUDE
+TESTS_EXCLUDE='^(layers|conformance_deps)$'
+COMPAT_EXIT_RUNS=5
+COMPAT_LATE_RUNS=10
+export GASNET_TEST_NODES GASNET_CONFORMANCE_EXCLUDE TESTS_EXCLUDE COMPAT_EXIT_RUNS COMPAT_LATE_RUNS
 if run_suite sanitize --enable-debug --enable-sanitize=address,undefined --disable-mpi; then
   # The same build with every put and get of the job as active messages,
   # the only data path the mpi conduit has (which this pass does not run):

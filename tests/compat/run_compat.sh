@@ -27,7 +27,7 @@
 # and one built from the pkg-config file.
 #
 # COMPAT_EXIT_RUNS sets how many collective exits are run (default 50 on
-# smp, 10 on mpi: tests/exit's collective cases run 200 per node count;
+# smp, 10 on mpi: tests/exit's collective cases run 100 per node count;
 # here the point is the client built from the installed tree), and
 # COMPAT_LATE_RUNS how many with node 0 late (default 200 on smp, 25 on
 # mpi).

@@ -12,8 +12,10 @@
 # as GASNET_SUPERNODE_MAXSIZE=1 (no shared memory: every AM through MPI)
 # or GASNET_MPI_HOST_SIZE=2 (pretend hosts of 2 ranks: shared memory
 # inside each, MPI between); the run is labelled by transport and shape.
-# Under MPICH a tcp run in the shape GASNET_SUPERNODE_MAXSIZE=1 runs over
-# the default transport instead, so that MPI's own path still runs there.
+# Under MPICH a tcp run in the shape GASNET_SUPERNODE_MAXSIZE=1 or
+# GASNET_MPI_HOST_SIZE=N runs over the default transport instead, so that
+# MPI's own path (and, in the hosts shape, every exit and signal case under
+# MPICH's launcher) still runs there.
 # Node counts above GASNET_MPI_MAX_NODES (default 4) are lowered
 # to it. Under MPICH's Hydra, which reports a job ended by a signal only as
 # some non-zero code (and may end 0 after forwarding SIGINT or SIGTERM to
@@ -46,7 +48,7 @@ while [ $# -gt 0 ]; do
 done
 case "$MPI_KIND:$TRANSPORT: $SHAPE " in
   openmpi:*) ;;
-  *:tcp:*" GASNET_SUPERNODE_MAXSIZE=1 "*) TRANSPORT=default ;;
+  *:tcp:*" GASNET_SUPERNODE_MAXSIZE=1 "* | *:tcp:*" GASNET_MPI_HOST_SIZE="*) TRANSPORT=default ;;
 esac
 TRANSPORTS=$(mpi_transports "$TRANSPORT")
 need_transports
