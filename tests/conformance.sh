@@ -270,7 +270,7 @@ awk '
     if (name ~ /^collerr/) return "collectives: argument errors"
     if (name ~ /^coll_/) return "collectives: algorithms forced"
     if (name ~ /^(trace|debug_|verboseenv)/) return "tracing, statistics, debugging"
-    if (name ~ /perf/) return "benchmarks run"
+    if (name ~ /perf|^amflood/) return "benchmarks run"
     return "other"
   }
   $1 == "PASS" || $1 == "FAIL" || $1 == "SKIP" {

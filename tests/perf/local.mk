@@ -3,7 +3,7 @@
 # conduit-generic (tests/programs.list: tests/conformance.sh builds them for
 # each conduit into <build>/conformance/<conduit>/tests/perf/).
 EXTRA_DIST += tests/perf/perf.cases tests/perf/compare_mpi.sh tests/perf/plot_compare.sh \
-	tests/perf/compare_putget_mpi.sh
+	tests/perf/compare_putget_mpi.sh tests/perf/compare_am_mpi.sh tests/perf/amflood_common.h
 # The collectives benchmark's twin through MPI's own collectives, and the
 # script that runs both and prints the ratios (docs/performance.md,
 # "The collectives against Open MPI, now"). mpicollperf needs no GASNet library.
@@ -20,4 +20,11 @@ tests_perf_mpiputperf_SOURCES = tests/perf/mpiputperf.c
 tests_perf_mpiputperf_CPPFLAGS = $(MPI_CFLAGS)
 tests_perf_mpiputperf_LDADD = $(MPI_LIBS)
 tests_perf_mpiputperf_LDFLAGS = $(AM_LDFLAGS) -no-install
+# amflood's twin through MPI point-to-point (docs/performance.md,
+# "Active-message throughput").
+noinst_PROGRAMS += tests/perf/mpiamflood
+tests_perf_mpiamflood_SOURCES = tests/perf/mpiamflood.c tests/perf/amflood_common.h
+tests_perf_mpiamflood_CPPFLAGS = $(MPI_CFLAGS)
+tests_perf_mpiamflood_LDADD = $(MPI_LIBS)
+tests_perf_mpiamflood_LDFLAGS = $(AM_LDFLAGS) -no-install
 endif
