@@ -11,7 +11,7 @@
  *
  * Every message is counted, every payload checked (its ends, or every
  * byte with -v) and every node's table compared with a replay of all the
- * updates; any difference fails the run (exit 1). Rounds end with a
+ * updates; any difference fails the run (exit 3, AMF_EXIT_BAD). Rounds end with a
  * barrier, which in this library also completes the AMs sent before it
  * (docs/extended.md). Results print on node 0. -X damages one byte of
  * one message per flood size and one update per frontier, on purpose:
@@ -114,7 +114,7 @@ static void check_errors(const char *what) {
   if (errors) {
     fprintf(stderr, "amflood: FAILED on node %u: %ld bad messages or updates in %s\n",
             (unsigned)gasnet_mynode(), (long)errors, what);
-    gasnet_exit(1);
+    gasnet_exit(AMF_EXIT_BAD);
   }
   barrier();
 }

@@ -27,6 +27,10 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The exit code of a run whose checks found a lost or damaged message or
+ * update: distinct from 1, a failed call or a job that never started. */
+#define AMF_EXIT_BAD 3
+
 typedef struct {
   int iters;       /* flood: messages per sender per repetition */
   int reps;        /* repetitions; the median is reported */

@@ -16,7 +16,7 @@
  *
  * Usage: mpirun -np N mpiamflood [amflood's options]. Every message is
  * counted and checked as in amflood, every table replayed; a difference
- * fails the run (exit 1), as it must with -X. */
+ * fails the run (exit 3, AMF_EXIT_BAD), as it must with -X. */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
 
@@ -95,7 +95,7 @@ static void check_errors(const char *what) {
   MPI_Allreduce(&errors, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   if (all && me == 0) {
     fprintf(stderr, "mpiamflood: FAILED: %ld bad messages or updates in %s\n", all, what);
-    MPI_Abort(MPI_COMM_WORLD, 1);
+    MPI_Abort(MPI_COMM_WORLD, AMF_EXIT_BAD);
   }
   MPI_Barrier(MPI_COMM_WORLD);
 }
