@@ -71,34 +71,20 @@ done
 need "$ours" "tests/conformance.sh -B smp"
 need "$ours_mpi" "tests/conformance.sh -B mpi"
 
-# shellcheck disable=SC2016 # a literal ${ in the pattern
-MPIRUN=$(sed -n 's/^MPIRUN=\${GASNET_MPIRUN:-\(.*\)}$/\1/p' "$mpi_run")
-MPIRUN=${GASNET_MPIRUN:-$MPIRUN}
-mpirun_opts=
-[ "$(id -u)" = 0 ] && mpirun_opts="--allow-run-as-root"
-cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
-[ "$nodes" -gt "$cores" ] && mpirun_opts="$mpirun_opts --oversubscribe"
-SHM_ARGS="--mca btl self,vader"
-TCP_ARGS="--mca btl self,tcp --mca btl_tcp_if_include lo"
+# shellcheck source=tests/perf/compare_lib.sh
+. "$(dirname "$0")/compare_lib.sh"
+compare_mpirun_setup "$mpi_run" "$nodes"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/compare_am.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# job NAME ROUND COMMAND...: one job; its rows kept as NAME,ROW.
+# job NAME ROUND COMMAND...: one job (compare_job), every row kept.
 job() {
-  name=$1 round=$2
+  jn=$1 jr=$2
   shift 2
-  timeout -k 5 "$limit" "$@" >"$tmp/out" 2>"$tmp/err"
-  rc=$?
-  if [ $rc -ne 0 ]; then
-    [ $rc -eq 124 ] && echo "compare_am_mpi: timed out after $limit s:" >&2
-    echo "compare_am_mpi: failed ($name, round $round, exit $rc): $*" >&2
-    cat "$tmp/err" >&2
-    exit 1
-  fi
-  awk -F, -v n="$name" 'NR > 1 { print n "," $0 }' "$tmp/out" >>"$tmp/all"
+  compare_job compare_am_mpi "$jn" "$jr" '' "$@"
 }
 
 : >"$tmp/all"

@@ -91,37 +91,21 @@ build_ours smp
 need "$ours" "tests/conformance.sh -B smp"
 case ,$tables, in *,mpi,* | *,pshm,*) build_ours mpi; need "$ours_mpi" "tests/conformance.sh -B mpi" ;; esac
 
-# mpirun as gasnetrun_mpi runs it, with what this machine needs.
-# shellcheck disable=SC2016 # a literal ${ in the pattern
-MPIRUN=$(sed -n 's/^MPIRUN=\${GASNET_MPIRUN:-\(.*\)}$/\1/p' "$mpi_run")
-MPIRUN=${GASNET_MPIRUN:-$MPIRUN}
-mpirun_opts=
-[ "$(id -u)" = 0 ] && mpirun_opts="--allow-run-as-root"
-cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
-[ "$nodes" -gt "$cores" ] && mpirun_opts="$mpirun_opts --oversubscribe"
-# The transports, as tests/mpi/mpi_lib.sh names them.
-SHM_ARGS="--mca btl self,vader"
-TCP_ARGS="--mca btl self,tcp --mca btl_tcp_if_include lo"
+# shellcheck source=tests/perf/compare_lib.sh
+. "$(dirname "$0")/compare_lib.sh"
+compare_mpirun_setup "$mpi_run" "$nodes"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/compare_mpi.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# job NAME ROUND COMMAND...: run one job, keep its CSV rows as NAME,ROW.
+# job NAME ROUND COMMAND...: one job (compare_job); collperf's yardstick
+# rows (reduce_floors, ...) go.
 job() {
-  name=$1 round=$2
+  jn=$1 jr=$2
   shift 2
-  timeout -k 5 "$limit" "$@" >"$tmp/out" 2>"$tmp/err"
-  rc=$?
-  if [ $rc -ne 0 ]; then
-    [ $rc -eq 124 ] && echo "compare_mpi: timed out after $limit s:" >&2
-    echo "compare_mpi: failed ($name, round $round, exit $rc): $*" >&2
-    cat "$tmp/err" >&2
-    exit 1
-  fi
-  # The header and collperf's yardstick rows (reduce_floors, ...) go.
-  awk -F, -v n="$name" 'NR > 1 && $1 !~ /_floors$/ { print n "," $0 }' "$tmp/out" >>"$tmp/all"
+  compare_job compare_mpi "$jn" "$jr" '_floors$' "$@"
 }
 
 bench="-c -s $sync -o $ops -l $sizes"
