@@ -27,10 +27,10 @@
 # and one built from the pkg-config file.
 #
 # COMPAT_EXIT_RUNS sets how many collective exits are run (default 50 on
-# smp, 10 on mpi: tests/exit's collective cases run 100 per node count;
+# smp, 10 on mpi: tests/exit's collective cases run 50 per node count;
 # here the point is the client built from the installed tree), and
-# COMPAT_LATE_RUNS how many with node 0 late (default 200 on smp, 25 on
-# mpi).
+# COMPAT_LATE_RUNS how many with node 0 late (default 60 on smp, 10 on
+# mpi: each such run lasts at least node 0's 200 ms).
 set -eu
 
 if [ $# -ne 3 ]; then
@@ -41,7 +41,7 @@ BUILDDIR=$(cd "$1" && pwd)
 SRCDIR=$(cd "$2" && pwd)
 CONDUIT=$3
 if [ "$CONDUIT" = smp ]; then EXIT_RUNS=${COMPAT_EXIT_RUNS:-50}; else EXIT_RUNS=${COMPAT_EXIT_RUNS:-10}; fi
-if [ "$CONDUIT" = smp ]; then LATE_RUNS=${COMPAT_LATE_RUNS:-200}; else LATE_RUNS=${COMPAT_LATE_RUNS:-25}; fi
+if [ "$CONDUIT" = smp ]; then LATE_RUNS=${COMPAT_LATE_RUNS:-60}; else LATE_RUNS=${COMPAT_LATE_RUNS:-10}; fi
 if [ ! -e "$BUILDDIR/conduits/$CONDUIT/gasnetrun_$CONDUIT" ]; then
   echo "SKIP compat_$CONDUIT: the $CONDUIT conduit is not built"
   exit 77
