@@ -1,7 +1,9 @@
 /* shm_am.c: active messages over the shared rings. A sender claims a slot
- * in the destination member's ring, writes the header and (Medium) payload
- * into it or (Long) copies the payload straight into the destination
- * segment, through the translated address, then publishes the slot.
+ * in the destination member's ring, writes the header into it and a Medium
+ * payload into it or (larger than the slot holds) into the ring's payload
+ * buffer of that position, or (Long) copies the payload straight into the
+ * destination segment, through the translated address, then publishes the
+ * slot.
  * Requests and replies use separate rings so a reply never waits behind
  * requests: a node waiting to send a reply runs only reply handlers, which
  * send nothing, so replies always drain. */
@@ -11,8 +13,8 @@
 
 #include <string.h>
 
-static void gasnetc_shm_fill_slot(gasnetc_shm_slot_t *slot, gasnet_node_t dest,
-                                  const gasneti_am_t *msg) {
+static void gasnetc_shm_fill_slot(gasnetc_shm_ring_t *ring, gasnetc_shm_slot_t *slot, uint64_t pos,
+                                  gasnet_node_t dest, const gasneti_am_t *msg) {
   gasnetc_shm_msg_header_t *hdr = &slot->hdr;
   hdr->category = msg->category;
   hdr->handler = msg->handler;
@@ -24,7 +26,7 @@ static void gasnetc_shm_fill_slot(gasnetc_shm_slot_t *slot, gasnet_node_t dest,
   memcpy(hdr->args, msg->args, msg->numargs * sizeof(gasnet_handlerarg_t));
   if (!msg->nbytes) return;
   if (msg->category == GASNETI_AM_MEDIUM) {
-    memcpy(slot->payload, msg->payload, msg->nbytes);
+    memcpy(gasnetc_shm_ring_payload(ring, slot, pos, msg->nbytes), msg->payload, msg->nbytes);
   } else if (msg->category == GASNETI_AM_LONG) {
     void *to = gasnetc_shm_translate(dest, msg->dest_addr);
     if (to != msg->payload) gasneti_move(to, msg->payload, msg->nbytes); /* a flag word in one store */
@@ -38,14 +40,28 @@ static gasnetc_shm_queues_t *gasnetc_shm_queues_of(gasnet_node_t node) {
 static void gasnetc_shm_send(gasnetc_shm_ring_t *ring, gasnet_node_t dest,
                              const gasneti_am_t *msg, int (*poll)(void)) {
   uint64_t pos;
-  gasnetc_shm_slot_t *slot = gasnetc_shm_ring_reserve(ring, &pos);
   unsigned spins = 0;
+  int buffered = msg->category == GASNETI_AM_MEDIUM && gasnetc_shm_payload_buffered(msg->nbytes);
+  /* Wait for the payload buffer before claiming a slot: a claimed slot not
+   * yet published holds back every later message of the ring. */
+  while (buffered && !gasnetc_shm_ring_buffer_free(ring, gasnetc_shm_ring_next(ring))) {
+    poll();
+    gasneti_wait_backoff(&spins);
+  }
+  gasnetc_shm_slot_t *slot = gasnetc_shm_ring_reserve(ring, &pos);
   while (!slot) {
     poll();
     gasneti_wait_backoff(&spins);
     slot = gasnetc_shm_ring_reserve(ring, &pos);
   }
-  gasnetc_shm_fill_slot(slot, dest, msg);
+  /* Another sender may have claimed the slot seen free above: then the
+   * buffer of ours may still hold an earlier message. That one is ahead of
+   * ours in the ring, so the consumer frees it without us. */
+  while (buffered && !gasnetc_shm_ring_buffer_free(ring, pos)) {
+    poll();
+    gasneti_wait_backoff(&spins);
+  }
+  gasnetc_shm_fill_slot(ring, slot, pos, dest, msg);
   gasnetc_shm_ring_publish(slot, pos);
 }
 
@@ -57,7 +73,7 @@ void gasnetc_shm_reply(gasnet_node_t dest, const gasneti_am_t *msg, int (*poll)(
   gasnetc_shm_send(&gasnetc_shm_queues_of(dest)->replies, dest, msg, poll);
 }
 
-static void gasnetc_shm_deliver(gasnetc_shm_slot_t *slot) {
+static void gasnetc_shm_deliver(gasnetc_shm_ring_t *ring, gasnetc_shm_slot_t *slot, uint64_t pos) {
   const gasnetc_shm_msg_header_t *hdr = &slot->hdr;
   gasneti_am_t msg;
   msg.category = hdr->category;
@@ -66,7 +82,8 @@ static void gasnetc_shm_deliver(gasnetc_shm_slot_t *slot) {
   msg.is_request = hdr->is_request;
   msg.nbytes = hdr->nbytes;
   msg.dest_addr = (void *)(uintptr_t)hdr->dest_addr;
-  msg.payload = hdr->category == GASNETI_AM_LONG ? msg.dest_addr : (void *)slot->payload;
+  msg.payload = hdr->category == GASNETI_AM_LONG ? msg.dest_addr
+                                                  : gasnetc_shm_ring_payload(ring, slot, pos, msg.nbytes);
   memcpy(msg.args, hdr->args, hdr->numargs * sizeof(gasnet_handlerarg_t));
   struct gasneti_token_s token = {hdr->src, hdr->is_request, 0, NULL};
   gasneti_am_deliver(&token, &msg);
@@ -91,14 +108,18 @@ static gasnetc_shm_slot_t *gasnetc_shm_take(gasnetc_shm_ring_t *ring, int reques
   return slot;
 }
 
-/* Deliver at most one ring's worth, so a steady flood cannot keep a poller
- * inside forever. */
+/* Deliver at most GASNETC_SHM_DRAIN_MAX messages per poll, so a steady
+ * flood cannot keep a poller inside forever, and a poller far behind its
+ * senders takes their messages in as it needs them: what it takes before
+ * the client wants it is copied out into a store (the collectives' early
+ * arrivals) instead of staying in the ring. */
+#define GASNETC_SHM_DRAIN_MAX 32
 static int gasnetc_shm_drain(gasnetc_shm_ring_t *ring, int requests) {
   int n = 0;
   uint64_t pos;
   gasnetc_shm_slot_t *slot;
-  while (n < GASNETC_SHM_RING_DEPTH && (slot = gasnetc_shm_take(ring, requests, &pos))) {
-    gasnetc_shm_deliver(slot);
+  while (n < GASNETC_SHM_DRAIN_MAX && (slot = gasnetc_shm_take(ring, requests, &pos))) {
+    gasnetc_shm_deliver(ring, slot, pos);
     gasnetc_shm_ring_release(slot, pos);
     if (requests) gasnetc_shm_running_add(-1);
     n++;

@@ -8,12 +8,30 @@
 #include <stddef.h>
 
 #define GASNETC_SHM_CACHE_LINE 64
-/* Slots per ring. A power of two. Deep enough that a node flooding a peer
- * rarely waits, small enough to keep the rings in cache. */
-#define GASNETC_SHM_RING_DEPTH 32
+/* The most slots a ring uses. A member's request ring is shared by every peer
+ * that sends to it, so its depth grows with them: with 32 slots the three
+ * senders of a gather or reduce at 4 ranks could run only about 10
+ * collectives ahead of the root and spent their time waiting for it,
+ * while at 2 ranks 32 slots are enough and more cost cache misses
+ * (docs/performance.md, "Ring depth"). gasnetc_shm_ring_configure picks
+ * the depth: 32 slots per sender up to this many. A power of two. */
+#define GASNETC_SHM_RING_SLOTS 128
+#define GASNETC_SHM_RING_SLOTS_PER_SENDER 32
 /* Handler arguments and message fields fit in this header; the Medium
  * payload follows it, so it starts 64-byte aligned. */
 #define GASNETC_SHM_SLOT_HEADER 128
+/* Medium payloads up to this size travel in their slot: a collective's
+ * 4 KiB blocks do. A slot is 8 KiB and one cache line, not a multiple of
+ * 4 KiB: at such a stride every slot's header would fall in the same set
+ * of the L1 cache, and 32 of them evict each other (a flood of Shorts ran
+ * at two thirds of the rate). */
+#define GASNETC_SHM_SLOT_INLINE (8192 + GASNETC_SHM_CACHE_LINE - GASNETC_SHM_SLOT_HEADER)
+/* Larger ones travel in one of this many payload buffers of the ring, the
+ * one of the message's position modulo this count: only as many large
+ * payloads as these buffers can be in flight, so a flood of 64 KiB
+ * Mediums cycles through 2 MiB, not through a buffer per slot (with one
+ * per slot, 128 slots made 64 KiB collectives up to 30 times slower). */
+#define GASNETC_SHM_RING_BUFFERS 32
 /* Written at creation; a member that maps a region checks it. */
 #define GASNETC_SHM_MAGIC 0x67736e7470736d31ull /* "gsntpsm1" */
 
@@ -32,8 +50,15 @@ typedef struct {
 typedef struct {
   gasnetc_shm_msg_header_t hdr;
   uint8_t pad[GASNETC_SHM_SLOT_HEADER - sizeof(gasnetc_shm_msg_header_t)];
-  uint8_t payload[GASNETC_MAX_MEDIUM];
+  uint8_t payload[GASNETC_SHM_SLOT_INLINE];
 } gasnetc_shm_slot_t;
+
+/* A payload buffer, two cache lines longer than a payload for the same
+ * reason: consecutive buffers start in different cache sets. */
+typedef struct {
+  uint8_t payload[GASNETC_MAX_MEDIUM];
+  uint8_t pad[2 * GASNETC_SHM_CACHE_LINE];
+} gasnetc_shm_buffer_t;
 
 /* A bounded multi-producer multi-consumer ring (D. Vyukov's design): each
  * slot's sequence number says whether it is free for the producer at a
@@ -42,8 +67,14 @@ typedef struct {
 typedef struct {
   _Alignas(GASNETC_SHM_CACHE_LINE) uint64_t enqueue_pos;
   _Alignas(GASNETC_SHM_CACHE_LINE) uint64_t dequeue_pos;
-  _Alignas(GASNETC_SHM_CACHE_LINE) gasnetc_shm_slot_t slots[GASNETC_SHM_RING_DEPTH];
+  _Alignas(GASNETC_SHM_CACHE_LINE) gasnetc_shm_slot_t slots[GASNETC_SHM_RING_SLOTS];
+  _Alignas(GASNETC_SHM_CACHE_LINE) gasnetc_shm_buffer_t buffers[GASNETC_SHM_RING_BUFFERS];
 } gasnetc_shm_ring_t;
+
+_Static_assert(GASNETC_SHM_RING_BUFFERS <= GASNETC_SHM_RING_SLOTS_PER_SENDER,
+               "a payload buffer's previous user is a message of the ring's last lap or later");
+_Static_assert(GASNETC_MAX_MEDIUM % GASNETC_SHM_CACHE_LINE == 0,
+               "every payload buffer starts on a cache line");
 
 struct gasnetc_shm_queues_s {
   gasnetc_shm_ring_t requests;
@@ -114,10 +145,48 @@ static inline void gasnetc_shm_tsan_acquire(void) {}
 #endif
 
 /* shm_ring.c */
+extern void gasnetc_shm_ring_configure(unsigned members);
 extern void gasnetc_shm_ring_init(gasnetc_shm_ring_t *ring);
 extern gasnetc_shm_slot_t *gasnetc_shm_ring_reserve(gasnetc_shm_ring_t *ring, uint64_t *pos_p);
 extern void gasnetc_shm_ring_publish(gasnetc_shm_slot_t *slot, uint64_t pos);
 extern gasnetc_shm_slot_t *gasnetc_shm_ring_take(gasnetc_shm_ring_t *ring, uint64_t *pos_p);
 extern void gasnetc_shm_ring_release(gasnetc_shm_slot_t *slot, uint64_t pos);
+
+extern uint64_t gasnetc_shm_ring_depth; /* slots in use per ring; a power of two */
+
+static inline gasnetc_shm_slot_t *gasnetc_shm_ring_slot(gasnetc_shm_ring_t *ring, uint64_t pos) {
+  return &ring->slots[pos & (gasnetc_shm_ring_depth - 1)];
+}
+
+/* ------------------------------------------------------------ Medium payloads
+ * A payload that fits its slot stays there; a larger one uses payload
+ * buffer pos % GASNETC_SHM_RING_BUFFERS, whose previous user was position
+ * pos - GASNETC_SHM_RING_BUFFERS: the producer at pos may fill it once that
+ * message's slot has been released (its sequence number moved to that
+ * position + depth or past it, when the slot is reused). Consumers take in
+ * order, so that earlier message is released before this one is taken. */
+static inline int gasnetc_shm_payload_buffered(size_t medium_bytes) {
+  return medium_bytes > GASNETC_SHM_SLOT_INLINE;
+}
+
+static inline uint8_t *gasnetc_shm_ring_payload(gasnetc_shm_ring_t *ring, gasnetc_shm_slot_t *slot,
+                                                uint64_t pos, size_t nbytes) {
+  if (!gasnetc_shm_payload_buffered(nbytes)) return slot->payload;
+  return ring->buffers[pos % GASNETC_SHM_RING_BUFFERS].payload;
+}
+
+/* Whether the payload buffer of position pos is free (for a buffered payload). */
+static inline int gasnetc_shm_ring_buffer_free(gasnetc_shm_ring_t *ring, uint64_t pos) {
+  if (pos < GASNETC_SHM_RING_BUFFERS) return 1;
+  uint64_t prev = pos - GASNETC_SHM_RING_BUFFERS;
+  uint64_t seq = __atomic_load_n(&gasnetc_shm_ring_slot(ring, prev)->hdr.seq, __ATOMIC_ACQUIRE);
+  return (int64_t)(seq - (prev + gasnetc_shm_ring_depth)) >= 0;
+}
+
+/* The position the next slot claimed will have, unless another sender
+ * claims it first. */
+static inline uint64_t gasnetc_shm_ring_next(const gasnetc_shm_ring_t *ring) {
+  return __atomic_load_n(&ring->enqueue_pos, __ATOMIC_RELAXED);
+}
 
 #endif

@@ -36,6 +36,7 @@ static void gasnetc_shm_view(void *base, size_t bytes, unsigned members, uintptr
   gasnetc_shm.bytes = bytes;
   gasnetc_shm.members = members;
   gasnetc_shm.max_segsize = max_segsize;
+  gasnetc_shm_ring_configure(members);
 }
 
 static void *gasnetc_shm_mmap(int fd, size_t bytes) {

@@ -2,12 +2,23 @@
  *
  * Slot i's sequence number starts at i. A producer may fill the slot at
  * position p when seq == p, and publishes it by storing p + 1; a consumer
- * may take it when seq == p + 1 and frees it by storing p + DEPTH, which is
+ * may take it when seq == p + 1 and frees it by storing p + depth, which is
  * what the producer one lap later waits for. Positions only grow (64 bits
  * never wrap in practice), and differences are compared signed. */
 #include "shm_internal.h"
 
-#define RING_MASK ((uint64_t)GASNETC_SHM_RING_DEPTH - 1)
+/* The depth of every ring of the region: the same in every member, which
+ * all call gasnetc_shm_ring_configure with the same count. */
+uint64_t gasnetc_shm_ring_depth = GASNETC_SHM_RING_SLOTS_PER_SENDER;
+
+void gasnetc_shm_ring_configure(unsigned members) {
+  uint64_t depth = GASNETC_SHM_RING_SLOTS_PER_SENDER;
+  unsigned senders = members > 1 ? members - 1 : 1;
+  while (depth < (uint64_t)senders * GASNETC_SHM_RING_SLOTS_PER_SENDER &&
+         depth < GASNETC_SHM_RING_SLOTS)
+    depth *= 2;
+  gasnetc_shm_ring_depth = depth;
+}
 
 #if defined(__SANITIZE_THREAD__)
 uint64_t gasnetc_shm_tsan_word; /* shm_internal.h */
@@ -16,14 +27,14 @@ uint64_t gasnetc_shm_tsan_word; /* shm_internal.h */
 void gasnetc_shm_ring_init(gasnetc_shm_ring_t *ring) {
   ring->enqueue_pos = 0;
   ring->dequeue_pos = 0;
-  for (uint64_t i = 0; i < GASNETC_SHM_RING_DEPTH; i++) ring->slots[i].hdr.seq = i;
+  for (uint64_t i = 0; i < gasnetc_shm_ring_depth; i++) ring->slots[i].hdr.seq = i;
 }
 
 /* Claim the next free slot, or return NULL when the ring is full. */
 gasnetc_shm_slot_t *gasnetc_shm_ring_reserve(gasnetc_shm_ring_t *ring, uint64_t *pos_p) {
   uint64_t pos = __atomic_load_n(&ring->enqueue_pos, __ATOMIC_RELAXED);
   for (;;) {
-    gasnetc_shm_slot_t *slot = &ring->slots[pos & RING_MASK];
+    gasnetc_shm_slot_t *slot = gasnetc_shm_ring_slot(ring, pos);
     uint64_t seq = __atomic_load_n(&slot->hdr.seq, __ATOMIC_ACQUIRE);
     int64_t diff = (int64_t)(seq - pos);
     if (diff == 0) {
@@ -51,7 +62,7 @@ void gasnetc_shm_ring_publish(gasnetc_shm_slot_t *slot, uint64_t pos) {
 gasnetc_shm_slot_t *gasnetc_shm_ring_take(gasnetc_shm_ring_t *ring, uint64_t *pos_p) {
   uint64_t pos = __atomic_load_n(&ring->dequeue_pos, __ATOMIC_RELAXED);
   for (;;) {
-    gasnetc_shm_slot_t *slot = &ring->slots[pos & RING_MASK];
+    gasnetc_shm_slot_t *slot = gasnetc_shm_ring_slot(ring, pos);
     uint64_t seq = __atomic_load_n(&slot->hdr.seq, __ATOMIC_ACQUIRE);
     int64_t diff = (int64_t)(seq - (pos + 1));
     if (diff == 0) {
@@ -70,5 +81,5 @@ gasnetc_shm_slot_t *gasnetc_shm_ring_take(gasnetc_shm_ring_t *ring, uint64_t *po
 }
 
 void gasnetc_shm_ring_release(gasnetc_shm_slot_t *slot, uint64_t pos) {
-  __atomic_store_n(&slot->hdr.seq, pos + GASNETC_SHM_RING_DEPTH, __ATOMIC_RELEASE);
+  __atomic_store_n(&slot->hdr.seq, pos + gasnetc_shm_ring_depth, __ATOMIC_RELEASE);
 }
