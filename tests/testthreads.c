@@ -5,7 +5,14 @@
  * flight, and check every reply; one more thread does nothing but call
  * gasnet_AMPoll, as a client's progress thread would. Handlers run on
  * whichever thread polls; the counters they share are guarded by HSLs.
- * At the end every node checks it handled exactly what was sent to it. */
+ * At the end every node checks it handled exactly what was sent to it.
+ *
+ * One Medium in LARGE_EVERY is close to gasnet_AMMaxMedium(), and its
+ * request handler checks the payload, sleeps and checks it again: while it
+ * sleeps the node's other threads deliver and release the messages behind
+ * it, so a conduit that lends the payload's memory to a later message
+ * before this handler returns (the smp conduit's payload buffers did,
+ * whenever messages were released out of order) shows here. */
 #include "test.h"
 
 #ifndef GASNET_PAR
@@ -14,11 +21,15 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <stdlib.h>
+#include <time.h>
 
 #define NWORKERS 4
 #define MSGS_PER_WORKER 3000
 #define WINDOW 16 /* requests in flight per worker */
-#define MAX_PAYLOAD 2048
+#define SMALL_MAX 2048 /* most Medium payloads: 0 to this many bytes */
+#define LARGE_EVERY 8  /* one Medium in this many is near the Medium limit */
+#define LARGE_NAP_NS 100000 /* a large request's handler sleeps this long */
 
 enum { H_REQ_SHORT = TEST_HIDX_FIRST, H_REP_SHORT, H_REQ_MEDIUM, H_REP_MEDIUM };
 
@@ -36,7 +47,16 @@ static uint32_t msg_seed(gasnet_node_t from, gasnet_node_t to, int thread, int s
   uint32_t h = test_mix(test_mix(0x7a7au, from), to);
   return test_mix(test_mix(test_mix(h, (uint32_t)thread), (uint32_t)seq), (uint32_t)reply);
 }
-static size_t msg_size(int seq) { return (size_t)seq * 131 % (MAX_PAYLOAD + 1); }
+static size_t medium_max; /* gasnet_AMMaxMedium() */
+static size_t msg_size(int seq) {
+  if (seq % LARGE_EVERY == LARGE_EVERY - 1) return medium_max - (size_t)seq * 131 % (medium_max / 4);
+  return (size_t)seq * 131 % (SMALL_MAX + 1);
+}
+
+static void nap(long ns) {
+  struct timespec ts = {0, ns};
+  nanosleep(&ts, NULL);
+}
 
 static gasnet_node_t source_of(gasnet_token_t token) {
   gasnet_node_t src;
@@ -82,12 +102,19 @@ static void rep_short_handler(gasnet_token_t token, gasnet_handlerarg_t thread,
 static void req_medium_handler(gasnet_token_t token, void *buf, size_t nbytes,
                                gasnet_handlerarg_t thread, gasnet_handlerarg_t seq) {
   gasnet_node_t src = source_of(token), me = TEST_MYNODE;
-  uint8_t out[MAX_PAYLOAD];
   TEST_CHECK(nbytes == msg_size(seq), "Medium %d: %zu bytes", (int)seq, nbytes);
   TEST_CHECK_PATTERN(buf, nbytes, msg_seed(src, me, thread, seq, 0), "Medium request payload");
+  if (seq % LARGE_EVERY == LARGE_EVERY - 1) {
+    nap(LARGE_NAP_NS);
+    TEST_CHECK_PATTERN(buf, nbytes, msg_seed(src, me, thread, seq, 0),
+                       "Medium request payload, again before its handler returns");
+  }
   count_received(src);
+  uint8_t *out = malloc(nbytes ? nbytes : 1);
+  TEST_CHECK(out, "out of memory");
   test_fill(out, nbytes, msg_seed(me, src, thread, seq, 1));
   GASNET_Safe(gasnet_AMReplyMedium2(token, H_REP_MEDIUM, out, nbytes, thread, seq));
+  free(out);
 }
 
 static void rep_medium_handler(gasnet_token_t token, void *buf, size_t nbytes,
@@ -119,7 +146,8 @@ static void *worker(void *arg) {
   int t = (int)(intptr_t)arg;
   gasnet_node_t me = TEST_MYNODE;
   uint64_t rng = ((uint64_t)me << 32) + (uint64_t)t + 1;
-  uint8_t out[MAX_PAYLOAD];
+  uint8_t *out = malloc(medium_max);
+  TEST_CHECK(out, "out of memory");
   for (int seq = 0; seq < MSGS_PER_WORKER; seq++) {
     gasnet_node_t dest = (gasnet_node_t)(test_rand(&rng) % TEST_NODES);
     GASNET_BLOCKUNTIL(replies_of(t) > seq - WINDOW);
@@ -135,6 +163,7 @@ static void *worker(void *arg) {
     gasnet_hsl_unlock(&count_lock);
   }
   GASNET_BLOCKUNTIL(replies_of(t) >= MSGS_PER_WORKER); /* main checks == */
+  free(out);
   return NULL;
 }
 
@@ -153,6 +182,7 @@ int main(int argc, char **argv) {
   pthread_t workers[NWORKERS], poller;
   for (int t = 0; t < NWORKERS; t++) gasnet_hsl_init(&worker_lock[t]);
   test_init_handlers(&argc, &argv, 0, handlers, (int)(sizeof handlers / sizeof handlers[0]));
+  medium_max = gasnet_AMMaxMedium();
   test_barrier();
   double t0 = test_now();
 

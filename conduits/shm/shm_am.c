@@ -1,7 +1,7 @@
 /* shm_am.c: active messages over the shared rings. A sender claims a slot
  * in the destination member's ring, writes the header into it and a Medium
- * payload into it or (larger than the slot holds) into the ring's payload
- * buffer of that position, or (Long) copies the payload straight into the
+ * payload into it or (larger than the slot holds) into a payload buffer of
+ * the ring it took first, or (Long) copies the payload straight into the
  * destination segment, through the translated address, then publishes the
  * slot.
  * Requests and replies use separate rings so a reply never waits behind
@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-static void gasnetc_shm_fill_slot(gasnetc_shm_ring_t *ring, gasnetc_shm_slot_t *slot, uint64_t pos,
+static void gasnetc_shm_fill_slot(gasnetc_shm_ring_t *ring, gasnetc_shm_slot_t *slot, int buffer,
                                   gasnet_node_t dest, const gasneti_am_t *msg) {
   gasnetc_shm_msg_header_t *hdr = &slot->hdr;
   hdr->category = msg->category;
@@ -23,10 +23,11 @@ static void gasnetc_shm_fill_slot(gasnetc_shm_ring_t *ring, gasnetc_shm_slot_t *
   hdr->src = gasneti_mynode;
   hdr->nbytes = msg->nbytes;
   hdr->dest_addr = (uint64_t)(uintptr_t)msg->dest_addr;
+  hdr->buffer = (uint32_t)buffer;
   memcpy(hdr->args, msg->args, msg->numargs * sizeof(gasnet_handlerarg_t));
   if (!msg->nbytes) return;
   if (msg->category == GASNETI_AM_MEDIUM) {
-    memcpy(gasnetc_shm_ring_payload(ring, slot, pos, msg->nbytes), msg->payload, msg->nbytes);
+    memcpy(gasnetc_shm_ring_payload(ring, slot), msg->payload, msg->nbytes);
   } else if (msg->category == GASNETI_AM_LONG) {
     void *to = gasnetc_shm_translate(dest, msg->dest_addr);
     if (to != msg->payload) gasneti_move(to, msg->payload, msg->nbytes); /* a flag word in one store */
@@ -41,27 +42,22 @@ static void gasnetc_shm_send(gasnetc_shm_ring_t *ring, gasnet_node_t dest,
                              const gasneti_am_t *msg, int (*poll)(void)) {
   uint64_t pos;
   unsigned spins = 0;
-  int buffered = msg->category == GASNETI_AM_MEDIUM && gasnetc_shm_payload_buffered(msg->nbytes);
-  /* Wait for the payload buffer before claiming a slot: a claimed slot not
-   * yet published holds back every later message of the ring. */
-  while (buffered && !gasnetc_shm_ring_buffer_free(ring, gasnetc_shm_ring_next(ring))) {
-    poll();
-    gasneti_wait_backoff(&spins);
-  }
+  int buffer = -1;
+  /* A large Medium takes its payload buffer before claiming a slot: a
+   * claimed slot not yet published holds back every later message of the
+   * ring. */
+  if (msg->category == GASNETI_AM_MEDIUM && gasnetc_shm_payload_buffered(msg->nbytes))
+    while ((buffer = gasnetc_shm_buffer_take(ring)) < 0) {
+      poll();
+      gasneti_wait_backoff(&spins);
+    }
   gasnetc_shm_slot_t *slot = gasnetc_shm_ring_reserve(ring, &pos);
   while (!slot) {
     poll();
     gasneti_wait_backoff(&spins);
     slot = gasnetc_shm_ring_reserve(ring, &pos);
   }
-  /* Another sender may have claimed the slot seen free above: then the
-   * buffer of ours may still hold an earlier message. That one is ahead of
-   * ours in the ring, so the consumer frees it without us. */
-  while (buffered && !gasnetc_shm_ring_buffer_free(ring, pos)) {
-    poll();
-    gasneti_wait_backoff(&spins);
-  }
-  gasnetc_shm_fill_slot(ring, slot, pos, dest, msg);
+  gasnetc_shm_fill_slot(ring, slot, buffer, dest, msg);
   gasnetc_shm_ring_publish(slot, pos);
 }
 
@@ -73,7 +69,7 @@ void gasnetc_shm_reply(gasnet_node_t dest, const gasneti_am_t *msg, int (*poll)(
   gasnetc_shm_send(&gasnetc_shm_queues_of(dest)->replies, dest, msg, poll);
 }
 
-static void gasnetc_shm_deliver(gasnetc_shm_ring_t *ring, gasnetc_shm_slot_t *slot, uint64_t pos) {
+static void gasnetc_shm_deliver(gasnetc_shm_ring_t *ring, gasnetc_shm_slot_t *slot) {
   const gasnetc_shm_msg_header_t *hdr = &slot->hdr;
   gasneti_am_t msg;
   msg.category = hdr->category;
@@ -83,10 +79,12 @@ static void gasnetc_shm_deliver(gasnetc_shm_ring_t *ring, gasnetc_shm_slot_t *sl
   msg.nbytes = hdr->nbytes;
   msg.dest_addr = (void *)(uintptr_t)hdr->dest_addr;
   msg.payload = hdr->category == GASNETI_AM_LONG ? msg.dest_addr
-                                                  : gasnetc_shm_ring_payload(ring, slot, pos, msg.nbytes);
+                                                  : gasnetc_shm_ring_payload(ring, slot);
   memcpy(msg.args, hdr->args, hdr->numargs * sizeof(gasnet_handlerarg_t));
   struct gasneti_token_s token = {hdr->src, hdr->is_request, 0, NULL};
   gasneti_am_deliver(&token, &msg);
+  if (hdr->category == GASNETI_AM_MEDIUM && gasnetc_shm_payload_buffered(hdr->nbytes))
+    gasnetc_shm_buffer_free(ring, hdr->buffer);
 }
 
 /* Requests of this member's ring taken and not yet released, counted by
@@ -119,7 +117,7 @@ static int gasnetc_shm_drain(gasnetc_shm_ring_t *ring, int requests) {
   uint64_t pos;
   gasnetc_shm_slot_t *slot;
   while (n < GASNETC_SHM_DRAIN_MAX && (slot = gasnetc_shm_take(ring, requests, &pos))) {
-    gasnetc_shm_deliver(ring, slot, pos);
+    gasnetc_shm_deliver(ring, slot);
     gasnetc_shm_ring_release(slot, pos);
     if (requests) gasnetc_shm_running_add(-1);
     n++;

@@ -26,11 +26,11 @@
  * of the L1 cache, and 32 of them evict each other (a flood of Shorts ran
  * at two thirds of the rate). */
 #define GASNETC_SHM_SLOT_INLINE (8192 + GASNETC_SHM_CACHE_LINE - GASNETC_SHM_SLOT_HEADER)
-/* Larger ones travel in one of this many payload buffers of the ring, the
- * one of the message's position modulo this count: only as many large
- * payloads as these buffers can be in flight, so a flood of 64 KiB
- * Mediums cycles through 2 MiB, not through a buffer per slot (with one
- * per slot, 128 slots made 64 KiB collectives up to 30 times slower). */
+/* Larger ones travel in one of this many payload buffers of the ring: only
+ * as many large payloads as these buffers can be in flight, so a flood of
+ * 64 KiB Mediums cycles through 2 MiB, not through a buffer per slot (with
+ * one per slot, 128 slots made 64 KiB collectives up to 30 times slower).
+ * At most 32: the ring's free buffers are the bits of one word. */
 #define GASNETC_SHM_RING_BUFFERS 32
 /* Written at creation; a member that maps a region checks it. */
 #define GASNETC_SHM_MAGIC 0x67736e7470736d31ull /* "gsntpsm1" */
@@ -44,6 +44,8 @@ typedef struct {
   uint32_t src; /* the sender's node */
   uint64_t nbytes;
   uint64_t dest_addr; /* Long: in the destination's own address space */
+  uint32_t buffer;    /* a Medium larger than the slot holds: its payload buffer */
+  uint32_t unused;
   gasnet_handlerarg_t args[16];
 } gasnetc_shm_msg_header_t;
 
@@ -67,12 +69,12 @@ typedef struct {
 typedef struct {
   _Alignas(GASNETC_SHM_CACHE_LINE) uint64_t enqueue_pos;
   _Alignas(GASNETC_SHM_CACHE_LINE) uint64_t dequeue_pos;
+  _Alignas(GASNETC_SHM_CACHE_LINE) uint32_t free_buffers; /* atomic: bit b, buffer b is free */
   _Alignas(GASNETC_SHM_CACHE_LINE) gasnetc_shm_slot_t slots[GASNETC_SHM_RING_SLOTS];
   _Alignas(GASNETC_SHM_CACHE_LINE) gasnetc_shm_buffer_t buffers[GASNETC_SHM_RING_BUFFERS];
 } gasnetc_shm_ring_t;
 
-_Static_assert(GASNETC_SHM_RING_BUFFERS <= GASNETC_SHM_RING_SLOTS_PER_SENDER,
-               "a payload buffer's previous user is a message of the ring's last lap or later");
+_Static_assert(GASNETC_SHM_RING_BUFFERS <= 32, "the free buffers are the bits of a uint32_t");
 _Static_assert(GASNETC_MAX_MEDIUM % GASNETC_SHM_CACHE_LINE == 0,
                "every payload buffer starts on a cache line");
 
@@ -159,34 +161,44 @@ static inline gasnetc_shm_slot_t *gasnetc_shm_ring_slot(gasnetc_shm_ring_t *ring
 }
 
 /* ------------------------------------------------------------ Medium payloads
- * A payload that fits its slot stays there; a larger one uses payload
- * buffer pos % GASNETC_SHM_RING_BUFFERS, whose previous user was position
- * pos - GASNETC_SHM_RING_BUFFERS: the producer at pos may fill it once that
- * message's slot has been released (its sequence number moved to that
- * position + depth or past it, when the slot is reused). Consumers take in
- * order, so that earlier message is released before this one is taken. */
+ * A payload that fits its slot stays there; a larger one takes a free
+ * payload buffer of the ring before its slot (a claimed slot left
+ * unpublished while its sender waits would hold back every later message),
+ * names it in the header, and the consumer frees the buffer once the
+ * handler has returned. A buffer is not tied to a position: with several
+ * threads polling one ring (PAR), or a handler that polls, messages are
+ * released out of order, so the message that last used buffer
+ * pos % BUFFERS may still be in its handler when a later one at the same
+ * position modulo BUFFERS has been released. */
 static inline int gasnetc_shm_payload_buffered(size_t medium_bytes) {
   return medium_bytes > GASNETC_SHM_SLOT_INLINE;
 }
 
-static inline uint8_t *gasnetc_shm_ring_payload(gasnetc_shm_ring_t *ring, gasnetc_shm_slot_t *slot,
-                                                uint64_t pos, size_t nbytes) {
-  if (!gasnetc_shm_payload_buffered(nbytes)) return slot->payload;
-  return ring->buffers[pos % GASNETC_SHM_RING_BUFFERS].payload;
+static inline uint32_t gasnetc_shm_all_buffers(void) {
+  return GASNETC_SHM_RING_BUFFERS == 32 ? UINT32_MAX : (1u << GASNETC_SHM_RING_BUFFERS) - 1;
 }
 
-/* Whether the payload buffer of position pos is free (for a buffered payload). */
-static inline int gasnetc_shm_ring_buffer_free(gasnetc_shm_ring_t *ring, uint64_t pos) {
-  if (pos < GASNETC_SHM_RING_BUFFERS) return 1;
-  uint64_t prev = pos - GASNETC_SHM_RING_BUFFERS;
-  uint64_t seq = __atomic_load_n(&gasnetc_shm_ring_slot(ring, prev)->hdr.seq, __ATOMIC_ACQUIRE);
-  return (int64_t)(seq - (prev + gasnetc_shm_ring_depth)) >= 0;
+/* Take a free payload buffer: its index, or -1 when every one is in use. */
+static inline int gasnetc_shm_buffer_take(gasnetc_shm_ring_t *ring) {
+  uint32_t mask = __atomic_load_n(&ring->free_buffers, __ATOMIC_RELAXED);
+  while (mask) {
+    int b = __builtin_ctz(mask);
+    if (__atomic_compare_exchange_n(&ring->free_buffers, &mask, mask & ~(1u << b), 1,
+                                    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+      return b;
+  }
+  return -1;
 }
 
-/* The position the next slot claimed will have, unless another sender
- * claims it first. */
-static inline uint64_t gasnetc_shm_ring_next(const gasnetc_shm_ring_t *ring) {
-  return __atomic_load_n(&ring->enqueue_pos, __ATOMIC_RELAXED);
+/* The consumer is done with buffer b: its payload has been handed over. */
+static inline void gasnetc_shm_buffer_free(gasnetc_shm_ring_t *ring, uint32_t b) {
+  __atomic_fetch_or(&ring->free_buffers, 1u << b, __ATOMIC_RELEASE);
+}
+
+static inline uint8_t *gasnetc_shm_ring_payload(gasnetc_shm_ring_t *ring, gasnetc_shm_slot_t *slot) {
+  const gasnetc_shm_msg_header_t *hdr = &slot->hdr;
+  if (!gasnetc_shm_payload_buffered(hdr->nbytes)) return slot->payload;
+  return ring->buffers[hdr->buffer].payload;
 }
 
 #endif

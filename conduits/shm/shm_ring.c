@@ -27,6 +27,7 @@ uint64_t gasnetc_shm_tsan_word; /* shm_internal.h */
 void gasnetc_shm_ring_init(gasnetc_shm_ring_t *ring) {
   ring->enqueue_pos = 0;
   ring->dequeue_pos = 0;
+  ring->free_buffers = gasnetc_shm_all_buffers();
   for (uint64_t i = 0; i < gasnetc_shm_ring_depth; i++) ring->slots[i].hdr.seq = i;
 }
 

@@ -158,6 +158,25 @@ static void describe(const slot_t *s, char *buf, size_t len) {
            op_names[s->op], s->nbytes, (unsigned)s->root, (unsigned)s->flags);
 }
 
+/* What a wrong destination block holds, for the failure message: how many
+ * of its bytes are wrong, where the wrong run ends, and whether they are
+ * still the garbage the round filled dst with (never written) or data of
+ * the right pattern at the wrong place. */
+static void explain_bad_block(const slot_t *s, long bad, uint32_t seed, char *buf, size_t len) {
+  size_t nb = s->nbytes, block = (size_t)bad / nb, first = (size_t)bad % nb;
+  const unsigned char *b = s->dst + block * nb;
+  uint32_t garbage = coll_garbage_seed(s->it, ME, 0);
+  size_t wrong = 0, unwritten = 0, last = first;
+  for (size_t j = first; j < nb; j++) {
+    if (b[j] == coll_byte(seed, j)) continue;
+    wrong++;
+    last = j;
+    if (b[j] == coll_byte(garbage, block * nb + j)) unwritten++;
+  }
+  snprintf(buf, len, "%zu of the block's %zu bytes wrong, the last at %zu; %zu of them unwritten",
+           wrong, nb, last, unwritten);
+}
+
 static void check_slot(slot_t *s, const char *when) {
   char what[200];
   if (s->checked) return;
@@ -165,10 +184,13 @@ static void check_slot(slot_t *s, const char *when) {
   if (op_uses_dst(s->op, s->root, ME)) {
     uint32_t seed = 0;
     long bad = coll_dst_mismatch(s->op, s->it, s->nbytes, s->root, N, ME, s->dst, &seed);
-    if (bad >= 0)
-      test_fail("%s: %s: dst byte %ld (block %ld) is 0x%02x, expected 0x%02x", what, when, bad,
-                bad / (long)s->nbytes, s->dst[bad],
-                coll_byte(seed, (size_t)bad % s->nbytes));
+    if (bad >= 0) {
+      char why[160];
+      explain_bad_block(s, bad, seed, why, sizeof why);
+      test_fail("%s: %s: dst byte %ld (block %ld) is 0x%02x, expected 0x%02x (%s)", what, when,
+                bad, bad / (long)s->nbytes, s->dst[bad], coll_byte(seed, (size_t)bad % s->nbytes),
+                why);
+    }
   } else {
     long bad = coll_mismatch(s->dst, s->dlen, coll_garbage_seed(s->it, ME, 0));
     TEST_CHECK(bad < 0, "%s: %s: unused dst written at byte %ld", what, when, bad);
