@@ -25,6 +25,13 @@ CORE_SOURCES += src/gasnet_stats.c
 endif
 EXTRA_DIST += src/gasnet_events.c src/gasnet_trace.c src/gasnet_stats.c
 noinst_HEADERS += src/gasnet_internal.h src/gasnet_copy.h src/gasnet_events.h
+# The bootstrap exchange (an allgather over the launcher's GASNETRUN_*
+# variables): not part of every conduit; one that needs it lists
+# src/gasnet_bootstrap.c in its sources (docs/porting.md).
+noinst_HEADERS += src/gasnet_bootstrap.h
+check_PROGRAMS += tests/test_bootstrap
+tests_test_bootstrap_SOURCES = tests/test_bootstrap.c src/gasnet_bootstrap.c
+tests_test_bootstrap_LDFLAGS = $(AM_LDFLAGS) -no-install
 include_HEADERS += include/gasnet_hooks.h
 EXTRA_DIST += scripts/gen_client_config.sh
 # The summary of a job's trace or statistics files (Python 3).

@@ -18,7 +18,11 @@ static void gasnetc_unwritten(const char *function) {
   _exit(1);
 }
 
-/* PORTER 1: start the job (bootstrap), set gasneti_nodes and gasneti_mynode. */
+/* PORTER 1: start the job (bootstrap), set gasneti_nodes and gasneti_mynode.
+ * Under the template's launcher, gasneti_bootstrap_open (gasnet_bootstrap.h)
+ * reads GASNETRUN_NODE and _NODES and connects the nodes; its allgather
+ * then exchanges what they must know of each other (addresses, pids, and
+ * in gasnetc_attach_segment the segments). */
 int gasnetc_init(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
