@@ -31,6 +31,9 @@ need_pkgs() {
   command -v mpirun.openmpi >/dev/null 2>&1 || missing="$missing openmpi-bin"
   command -v mpicc.mpich >/dev/null 2>&1 || missing="$missing libmpich-dev"
   command -v mpirun.mpich >/dev/null 2>&1 || missing="$missing mpich"
+  # PMIx, for the bootstrap exchange under Open MPI's mpirun
+  # (src/gasnet_bootstrap_pmix.c; Open MPI's packages bring it too).
+  pkg-config --exists pmix 2>/dev/null || missing="$missing libpmix-dev"
   echo "$missing"
 }
 

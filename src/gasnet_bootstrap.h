@@ -14,7 +14,13 @@
  * returning -1 with the reason in the handle's error text, which the
  * conduit passes to gasneti_fatalerror; a node that dies or never comes
  * makes every other node's call fail, not hang (after
- * GASNETI_BOOTSTRAP_TIMEOUT_S seconds at most). */
+ * GASNETI_BOOTSTRAP_TIMEOUT_S seconds at most).
+ *
+ * Where configure found libpmix (HAVE_PMIX) and the conduit compiles this
+ * file with GASNETI_BOOTSTRAP_PMIX and links src/gasnet_bootstrap_pmix.c,
+ * a node started by a PMIx launcher instead (Open MPI's mpirun, on one host
+ * or many: PMIX_RANK is set, GASNETRUN_NODE is not) exchanges through
+ * PMIx's key-value store and fences, with the same calls. */
 #ifndef GASNET_BOOTSTRAP_H
 #define GASNET_BOOTSTRAP_H
 
@@ -27,6 +33,7 @@ typedef struct {
   unsigned node, nodes;
   int fd;       /* a node other than 0: its connection to node 0 */
   int *peer_fd; /* node 0: the connection of each node (index 0 unused) */
+  void *pmix;   /* the PMIx backend's state; NULL over the launcher's socket */
   char error[256];
 } gasneti_bootstrap_t;
 
@@ -39,7 +46,13 @@ extern int gasneti_bootstrap_allgather(gasneti_bootstrap_t *b, const void *mine,
                                        void *all);
 /* Returns once every node has called it (collective). 0 or -1. */
 extern int gasneti_bootstrap_barrier(gasneti_bootstrap_t *b);
-/* Close the connections (not collective; any time after open). */
+/* Close the connections (not collective; any time after open). Under
+ * PMIx this is PMIx_Finalize, which the launcher expects before a node
+ * ends: call it once the exchange is no longer needed. */
 extern void gasneti_bootstrap_close(gasneti_bootstrap_t *b);
+
+/* For the backends: put the reason in b->error and return -1. */
+extern int gasneti_bootstrap_fail(gasneti_bootstrap_t *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 #endif

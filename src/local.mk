@@ -26,11 +26,24 @@ endif
 EXTRA_DIST += src/gasnet_events.c src/gasnet_trace.c src/gasnet_stats.c
 noinst_HEADERS += src/gasnet_internal.h src/gasnet_copy.h src/gasnet_events.h
 # The bootstrap exchange (an allgather over the launcher's GASNETRUN_*
-# variables): not part of every conduit; one that needs it lists
-# src/gasnet_bootstrap.c in its sources (docs/porting.md).
-noinst_HEADERS += src/gasnet_bootstrap.h
+# variables, or over PMIx under a PMIx launcher): not part of every
+# conduit; one that needs it lists $(BOOTSTRAP_SOURCES) in its sources and
+# adds $(BOOTSTRAP_CPPFLAGS) and $(BOOTSTRAP_LIBS) (docs/porting.md). The
+# PMIx backend is in them when configure found libpmix.
+noinst_HEADERS += src/gasnet_bootstrap.h src/gasnet_bootstrap_pmix.h
+BOOTSTRAP_SOURCES = src/gasnet_bootstrap.c
+BOOTSTRAP_CPPFLAGS =
+BOOTSTRAP_LIBS =
+if HAVE_PMIX
+BOOTSTRAP_SOURCES += src/gasnet_bootstrap_pmix.c
+BOOTSTRAP_CPPFLAGS += -DGASNETI_BOOTSTRAP_PMIX $(PMIX_CFLAGS)
+BOOTSTRAP_LIBS += $(PMIX_LIBS)
+endif
+EXTRA_DIST += src/gasnet_bootstrap_pmix.c
 check_PROGRAMS += tests/test_bootstrap
-tests_test_bootstrap_SOURCES = tests/test_bootstrap.c src/gasnet_bootstrap.c
+tests_test_bootstrap_SOURCES = tests/test_bootstrap.c $(BOOTSTRAP_SOURCES)
+tests_test_bootstrap_CPPFLAGS = $(BOOTSTRAP_CPPFLAGS)
+tests_test_bootstrap_LDADD = $(BOOTSTRAP_LIBS)
 tests_test_bootstrap_LDFLAGS = $(AM_LDFLAGS) -no-install
 include_HEADERS += include/gasnet_hooks.h
 EXTRA_DIST += scripts/gen_client_config.sh

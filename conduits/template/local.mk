@@ -2,7 +2,10 @@
 # Its libraries, headers, launcher and client files are declared by the
 # generated conduits/template/conduit.mk (docs/porting.md).
 # src/gasnet_bootstrap.c: the allgather over the launcher that gasnetc_init
-# and gasnetc_attach_segment may use (drop it if the network has its own).
+# and gasnetc_attach_segment may use (drop it if the network has its own;
+# for its PMIx backend, under Open MPI's mpirun across hosts, list
+# $(BOOTSTRAP_SOURCES) instead and add $(BOOTSTRAP_CPPFLAGS) and
+# $(BOOTSTRAP_LIBS) below: docs/porting.md, "The bootstrap exchange").
 template_CONDUIT_SOURCES = \
 	conduits/template/template_conduit.c \
 	src/gasnet_bootstrap.c \
