@@ -4,7 +4,7 @@
 # each conduit into <build>/conformance/<conduit>/tests/perf/).
 EXTRA_DIST += tests/perf/perf.cases tests/perf/compare_mpi.sh tests/perf/plot_compare.sh \
 	tests/perf/compare_putget_mpi.sh tests/perf/compare_am_mpi.sh tests/perf/amflood_common.h \
-	tests/perf/compare_lib.sh
+	tests/perf/compare_lib.sh tests/perf/ucx_floor.sh
 # The collectives benchmark's twin through MPI's own collectives, and the
 # script that runs both and prints the ratios (docs/performance.md,
 # "The collectives against Open MPI, now"). mpicollperf needs no GASNet library.
