@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-int gasneti_bootstrap_fail(gasneti_bootstrap_t *b, const char *fmt, ...) {
+int gasneti_boot_fail(gasneti_bootstrap_t *b, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(b->error, sizeof(b->error), fmt, ap);
@@ -63,20 +63,20 @@ static int gasneti_boot_move(gasneti_bootstrap_t *b, int fd, void *buf, size_t n
   while (n) {
     int ready = gasneti_boot_wait(fd, sending ? POLLOUT : POLLIN, deadline);
     if (ready == 0)
-      return gasneti_bootstrap_fail(b, "bootstrap exchange: node %u: no progress %s node %u in %d s",
+      return gasneti_boot_fail(b, "bootstrap exchange: node %u: no progress %s node %u in %d s",
                                b->node, what, peer, GASNETI_BOOTSTRAP_TIMEOUT_S);
     ssize_t r = ready < 0 ? -1
                 : sending   ? send(fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT)
                             : recv(fd, p, n, MSG_DONTWAIT);
     if (r == 0)
-      return gasneti_bootstrap_fail(b, "bootstrap exchange: node %u: node %u left the job (its "
+      return gasneti_boot_fail(b, "bootstrap exchange: node %u: node %u left the job (its "
                                   "connection closed)", b->node, peer);
     if (r < 0) {
       if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) continue;
       if (errno == EPIPE || errno == ECONNRESET)
-        return gasneti_bootstrap_fail(b, "bootstrap exchange: node %u: node %u left the job (%s)",
+        return gasneti_boot_fail(b, "bootstrap exchange: node %u: node %u left the job (%s)",
                                  b->node, peer, strerror(errno));
-      return gasneti_bootstrap_fail(b, "bootstrap exchange: node %u: %s node %u: %s", b->node, what,
+      return gasneti_boot_fail(b, "bootstrap exchange: node %u: %s node %u: %s", b->node, what,
                                peer, strerror(errno));
     }
     p += r;
@@ -89,13 +89,13 @@ static int gasneti_boot_env(gasneti_bootstrap_t *b, const char *name, unsigned l
                             unsigned *out) {
   const char *text = getenv(name);
   if (!text || !*text)
-    return gasneti_bootstrap_fail(b, "bootstrap exchange: %s is not set: start the program with its "
+    return gasneti_boot_fail(b, "bootstrap exchange: %s is not set: start the program with its "
                                 "conduit's launcher (gasnetrun_<conduit>)", name);
   char *end = NULL;
   errno = 0;
   unsigned long v = strtoul(text, &end, 10);
   if (*end || errno || v > max || text[0] == '-')
-    return gasneti_bootstrap_fail(b, "bootstrap exchange: %s=\"%s\" is not a number from 0 to %lu",
+    return gasneti_boot_fail(b, "bootstrap exchange: %s=\"%s\" is not a number from 0 to %lu",
                              name, text, max);
   *out = (unsigned)v;
   return 0;
@@ -107,10 +107,10 @@ static int gasneti_boot_address(gasneti_bootstrap_t *b, struct sockaddr_un *addr
   const char *job = getenv("GASNETRUN_JOB");
   size_t n = job ? strlen(job) : 0;
   if (!n)
-    return gasneti_bootstrap_fail(b, "bootstrap exchange: GASNETRUN_JOB is not set: start the program "
+    return gasneti_boot_fail(b, "bootstrap exchange: GASNETRUN_JOB is not set: start the program "
                                 "with its conduit's launcher (gasnetrun_<conduit>)");
   if (n > 80 || job[strspn(job, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")])
-    return gasneti_bootstrap_fail(b, "bootstrap exchange: GASNETRUN_JOB=\"%s\" is not 1 to 80 "
+    return gasneti_boot_fail(b, "bootstrap exchange: GASNETRUN_JOB=\"%s\" is not 1 to 80 "
                                 "letters, digits, '_', '.' or '-'", job);
   memset(addr, 0, sizeof(*addr));
   addr->sun_family = AF_UNIX;
@@ -127,7 +127,7 @@ static int gasneti_boot_accept_all(gasneti_bootstrap_t *b, int listener) {
     if (ready <= 0) {
       unsigned missing = 1;
       while (missing < b->nodes && b->peer_fd[missing] >= 0) missing++;
-      return gasneti_bootstrap_fail(b, "bootstrap exchange: only %u of %u nodes joined in %d s "
+      return gasneti_boot_fail(b, "bootstrap exchange: only %u of %u nodes joined in %d s "
                                   "(node %u did not)", joined, b->nodes,
                                GASNETI_BOOTSTRAP_TIMEOUT_S, missing);
     }
@@ -137,7 +137,7 @@ static int gasneti_boot_accept_all(gasneti_bootstrap_t *b, int listener) {
         joined--;
         continue;
       }
-      return gasneti_bootstrap_fail(b, "bootstrap exchange: accept: %s", strerror(errno));
+      return gasneti_boot_fail(b, "bootstrap exchange: accept: %s", strerror(errno));
     }
     uint32_t who = 0;
     if (gasneti_boot_move(b, fd, &who, sizeof(who), 0, joined, deadline)) {
@@ -146,7 +146,7 @@ static int gasneti_boot_accept_all(gasneti_bootstrap_t *b, int listener) {
     }
     if (who == 0 || who >= b->nodes || b->peer_fd[who] >= 0) {
       close(fd);
-      return gasneti_bootstrap_fail(b, "bootstrap exchange: a process joined job \"%s\" as node %u "
+      return gasneti_boot_fail(b, "bootstrap exchange: a process joined job \"%s\" as node %u "
                                   "(of %u, or twice)", getenv("GASNETRUN_JOB"), (unsigned)who,
                                b->nodes);
     }
@@ -158,14 +158,14 @@ static int gasneti_boot_accept_all(gasneti_bootstrap_t *b, int listener) {
 static int gasneti_boot_listen(gasneti_bootstrap_t *b, const struct sockaddr_un *addr,
                                socklen_t len) {
   int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (s < 0) return gasneti_bootstrap_fail(b, "bootstrap exchange: socket: %s", strerror(errno));
+  if (s < 0) return gasneti_boot_fail(b, "bootstrap exchange: socket: %s", strerror(errno));
   if (bind(s, (const struct sockaddr *)addr, len) || listen(s, (int)b->nodes)) {
     int e = errno;
     close(s);
     if (e == EADDRINUSE)
-      return gasneti_bootstrap_fail(b, "bootstrap exchange: another job named \"%s\" is running on "
+      return gasneti_boot_fail(b, "bootstrap exchange: another job named \"%s\" is running on "
                                   "this host (GASNETRUN_JOB must be unique)", addr->sun_path + 13);
-    return gasneti_bootstrap_fail(b, "bootstrap exchange: listening: %s", strerror(e));
+    return gasneti_boot_fail(b, "bootstrap exchange: listening: %s", strerror(e));
   }
   int r = gasneti_boot_accept_all(b, s);
   close(s); /* everyone is in: the name goes */
@@ -179,7 +179,7 @@ static int gasneti_boot_connect(gasneti_bootstrap_t *b, const struct sockaddr_un
   long nap_ns = 100000;
   for (;;) {
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) return gasneti_bootstrap_fail(b, "bootstrap exchange: socket: %s", strerror(errno));
+    if (fd < 0) return gasneti_boot_fail(b, "bootstrap exchange: socket: %s", strerror(errno));
     if (connect(fd, (const struct sockaddr *)addr, len) == 0) {
       b->fd = fd;
       uint32_t me = b->node;
@@ -188,10 +188,10 @@ static int gasneti_boot_connect(gasneti_bootstrap_t *b, const struct sockaddr_un
     int e = errno;
     close(fd);
     if (e != ECONNREFUSED && e != ENOENT && e != EAGAIN && e != EINTR)
-      return gasneti_bootstrap_fail(b, "bootstrap exchange: node %u: connecting to node 0: %s",
+      return gasneti_boot_fail(b, "bootstrap exchange: node %u: connecting to node 0: %s",
                                b->node, strerror(e));
     if (gasneti_boot_now() > deadline)
-      return gasneti_bootstrap_fail(b, "bootstrap exchange: node %u: node 0 of job \"%s\" did not "
+      return gasneti_boot_fail(b, "bootstrap exchange: node %u: node 0 of job \"%s\" did not "
                                   "open the exchange in %d s", b->node, getenv("GASNETRUN_JOB"),
                                GASNETI_BOOTSTRAP_TIMEOUT_S);
     struct timespec ts = {0, nap_ns};
@@ -212,22 +212,22 @@ int gasneti_bootstrap_open(gasneti_bootstrap_t *b) {
 #ifdef GASNETI_BOOTSTRAP_PMIX
     return gasneti_bootstrap_pmix_open(b);
 #else
-    return gasneti_bootstrap_fail(b, "bootstrap exchange: started by a PMIx launcher (PMIX_RANK is "
-                                     "set), but this conduit was built without PMIx: start the "
-                                     "program with its conduit's launcher (gasnetrun_<conduit>)");
+    return gasneti_boot_fail(b, "bootstrap exchange: started by a PMIx launcher (PMIX_RANK is "
+                             "set), but this conduit was built without PMIx: start the "
+                             "program with its conduit's launcher (gasnetrun_<conduit>)");
 #endif
   }
   struct sockaddr_un addr;
   socklen_t len = 0;
   if (gasneti_boot_env(b, "GASNETRUN_NODES", 65535, &b->nodes)) return -1;
   if (b->nodes == 0)
-    return gasneti_bootstrap_fail(b, "bootstrap exchange: GASNETRUN_NODES=0: a job has 1 node or more");
+    return gasneti_boot_fail(b, "bootstrap exchange: GASNETRUN_NODES=0: a job has 1 node or more");
   if (gasneti_boot_env(b, "GASNETRUN_NODE", b->nodes - 1, &b->node)) return -1;
   if (gasneti_boot_address(b, &addr, &len)) return -1;
   if (b->nodes == 1) return 0;
   if (b->node) return gasneti_boot_connect(b, &addr, len);
   b->peer_fd = malloc(b->nodes * sizeof(*b->peer_fd));
-  if (!b->peer_fd) return gasneti_bootstrap_fail(b, "bootstrap exchange: out of memory");
+  if (!b->peer_fd) return gasneti_boot_fail(b, "bootstrap exchange: out of memory");
   for (unsigned i = 0; i < b->nodes; i++) b->peer_fd[i] = -1;
   return gasneti_boot_listen(b, &addr, len);
 }
@@ -239,7 +239,7 @@ static int gasneti_boot_gather_root(gasneti_bootstrap_t *b, size_t len, char *al
     uint64_t theirs = 0;
     if (gasneti_boot_move(b, b->peer_fd[i], &theirs, sizeof(theirs), 0, i, deadline)) return -1;
     if (theirs != len)
-      return gasneti_bootstrap_fail(b, "bootstrap exchange: node %u gave %llu bytes to an allgather "
+      return gasneti_boot_fail(b, "bootstrap exchange: node %u gave %llu bytes to an allgather "
                                   "where node 0 gave %zu (every node must give the same)", i,
                                (unsigned long long)theirs, len);
     if (gasneti_boot_move(b, b->peer_fd[i], all + i * len, len, 0, i, deadline)) return -1;
@@ -256,7 +256,7 @@ static int gasneti_boot_gather_root(gasneti_bootstrap_t *b, size_t len, char *al
 
 int gasneti_bootstrap_allgather(gasneti_bootstrap_t *b, const void *mine, size_t len, void *all) {
   if (len && (!mine || !all))
-    return gasneti_bootstrap_fail(b, "bootstrap exchange: allgather of %zu bytes without buffers", len);
+    return gasneti_boot_fail(b, "bootstrap exchange: allgather of %zu bytes without buffers", len);
   if (len) memmove((char *)all + (size_t)b->node * len, mine, len);
 #ifdef GASNETI_BOOTSTRAP_PMIX
   if (b->pmix) return gasneti_bootstrap_pmix_allgather(b, len, all);
@@ -271,7 +271,7 @@ int gasneti_bootstrap_allgather(gasneti_bootstrap_t *b, const void *mine, size_t
   uint64_t total = 0;
   if (gasneti_boot_move(b, b->fd, &total, sizeof(total), 0, 0, deadline)) return -1;
   if (total != (uint64_t)b->nodes * len)
-    return gasneti_bootstrap_fail(b, "bootstrap exchange: node %u: node 0 answered an allgather of "
+    return gasneti_boot_fail(b, "bootstrap exchange: node %u: node 0 answered an allgather of "
                                 "%zu bytes a node with %llu bytes", b->node, len,
                              (unsigned long long)total);
   return gasneti_boot_move(b, b->fd, all, b->nodes * len, 0, 0, deadline);

@@ -52,7 +52,7 @@ extern int gasneti_bootstrap_barrier(gasneti_bootstrap_t *b);
 extern void gasneti_bootstrap_close(gasneti_bootstrap_t *b);
 
 /* For the backends: put the reason in b->error and return -1. */
-extern int gasneti_bootstrap_fail(gasneti_bootstrap_t *b, const char *fmt, ...)
+extern int gasneti_boot_fail(gasneti_bootstrap_t *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -21,8 +21,8 @@ typedef struct {
 } gasneti_boot_pmix_t;
 
 static int gasneti_boot_pmix_fail(gasneti_bootstrap_t *b, const char *call, pmix_status_t rc) {
-  return gasneti_bootstrap_fail(b, "bootstrap exchange: node %u: %s failed: %s", b->node, call,
-                                PMIx_Error_string(rc));
+  return gasneti_boot_fail(b, "bootstrap exchange: node %u: %s failed: %s", b->node, call,
+                           PMIx_Error_string(rc));
 }
 
 /* PMIx_Fence over the whole job, collecting the committed data or not. */
@@ -37,20 +37,20 @@ static int gasneti_boot_pmix_fence(gasneti_bootstrap_t *b, int collect) {
   PMIX_INFO_DESTRUCT(&info[0]);
   PMIX_INFO_DESTRUCT(&info[1]);
   if (rc == PMIX_ERR_TIMEOUT)
-    return gasneti_bootstrap_fail(b, "bootstrap exchange: node %u: not every node reached the "
-                                     "exchange in %d s (PMIx_Fence timed out)", b->node, timeout);
+    return gasneti_boot_fail(b, "bootstrap exchange: node %u: not every node reached the "
+                             "exchange in %d s (PMIx_Fence timed out)", b->node, timeout);
   /* Open MPI's server answers PARTIAL_SUCCESS when a node of the fence has
    * ended without joining it. */
   if (rc == PMIX_ERR_PARTIAL_SUCCESS)
-    return gasneti_bootstrap_fail(b, "bootstrap exchange: node %u: a node of the job ended "
-                                     "before it reached the exchange (PMIx_Fence: %s)", b->node,
-                                  PMIx_Error_string(rc));
+    return gasneti_boot_fail(b, "bootstrap exchange: node %u: a node of the job ended "
+                             "before it reached the exchange (PMIx_Fence: %s)", b->node,
+                             PMIx_Error_string(rc));
   return rc == PMIX_SUCCESS ? 0 : gasneti_boot_pmix_fail(b, "PMIx_Fence", rc);
 }
 
 int gasneti_bootstrap_pmix_open(gasneti_bootstrap_t *b) {
   gasneti_boot_pmix_t *st = calloc(1, sizeof(*st));
-  if (!st) return gasneti_bootstrap_fail(b, "bootstrap exchange: out of memory");
+  if (!st) return gasneti_boot_fail(b, "bootstrap exchange: out of memory");
   pmix_status_t rc = PMIx_Init(&st->me, NULL, 0);
   if (rc != PMIX_SUCCESS) {
     free(st);
@@ -65,8 +65,8 @@ int gasneti_bootstrap_pmix_open(gasneti_bootstrap_t *b) {
   uint32_t nodes = size->type == PMIX_UINT32 ? size->data.uint32 : 0;
   PMIX_VALUE_RELEASE(size);
   if (nodes == 0 || nodes > 65536 || b->node >= nodes)
-    return gasneti_bootstrap_fail(b, "bootstrap exchange: PMIx gives rank %u of %u processes: "
-                                     "not a job of 1 to 65536 nodes", b->node, (unsigned)nodes);
+    return gasneti_boot_fail(b, "bootstrap exchange: PMIx gives rank %u of %u processes: "
+                             "not a job of 1 to 65536 nodes", b->node, (unsigned)nodes);
   b->nodes = nodes;
   return 0;
 }
@@ -75,7 +75,7 @@ int gasneti_bootstrap_pmix_open(gasneti_bootstrap_t *b) {
 static int gasneti_boot_pmix_put(gasneti_bootstrap_t *b, const char *key, size_t len,
                                  const void *mine) {
   char *block = malloc(sizeof(uint64_t) + len);
-  if (!block) return gasneti_bootstrap_fail(b, "bootstrap exchange: out of memory");
+  if (!block) return gasneti_boot_fail(b, "bootstrap exchange: out of memory");
   uint64_t n = len;
   memcpy(block, &n, sizeof(n));
   memcpy(block + sizeof(n), mine, len);
@@ -106,9 +106,9 @@ static int gasneti_boot_pmix_fetch(gasneti_bootstrap_t *b, const char *key, unsi
   if (ok) memcpy(all + (size_t)i * len, value->data.bo.bytes + sizeof(theirs), len);
   PMIX_VALUE_RELEASE(value);
   if (!ok)
-    return gasneti_bootstrap_fail(b, "bootstrap exchange: node %u gave %llu bytes to an allgather "
-                                     "where node %u gave %zu (every node must give the same)", i,
-                                  (unsigned long long)theirs, b->node, len);
+    return gasneti_boot_fail(b, "bootstrap exchange: node %u gave %llu bytes to an allgather "
+                             "where node %u gave %zu (every node must give the same)", i,
+                             (unsigned long long)theirs, b->node, len);
   return 0;
 }
 

@@ -14,9 +14,11 @@
 #              8,4096,65536,1048576,4194304)
 #   -n ITERS   iterations of the smallest size (default 20000); larger
 #              sizes run fewer, at least 50, about 64 MiB per test
-# Prints CSV: transport,test,bytes,latency_us,MB_s,msg_s (a latency test
-# leaves the rates empty, a bandwidth test the latency). Exits 77 when
-# ucx_perftest is not installed, 1 when a run fails.
+# Prints CSV: transport,test,bytes,metric,min,median,max, where metric is
+# latency_us (the latency tests: ucx_perftest's 50th percentile of half a
+# round trip), MB_s (the bandwidth tests, 2^20 bytes per second) or msg_s
+# (ucp_am_bw's message rate). Exits 77 when ucx_perftest is not installed,
+# 1 when a run fails.
 set -u
 rounds=5 which=both sizes=8,4096,65536,1048576,4194304 iters=20000
 while getopts k:t:s:n: opt; do
@@ -52,10 +54,13 @@ iters_for() {
 }
 
 # One ucx_perftest pair (server, then client on 127.0.0.1); appends the
-# client's final numbers as transport,test,bytes,lat,mbs,rate to $tmp/all.
+# client's final numbers, one transport,test,bytes,metric,value row each,
+# to $tmp/all. Every pair listens on a port of its own (no wait for the
+# last one's to be free again).
+pairs=0
 run_pair() { # TRANSPORT TEST SIZE
-  port=$(( 20000 + ($$ + ${RANDOM_SEED:-0}) % 20000 ))
-  RANDOM_SEED=$(( ${RANDOM_SEED:-0} + 7 ))
+  port=$(( 20000 + ($$ + 7 * pairs) % 20000 ))
+  pairs=$((pairs + 1))
   n=$(iters_for "$3")
   UCX_TLS=$(tls_of "$1") timeout -k 5 120 ucx_perftest -p "$port" >"$tmp/srv" 2>&1 &
   srv=$!
@@ -72,8 +77,10 @@ run_pair() { # TRANSPORT TEST SIZE
   # The final line: iterations, latency (50th percentile, average,
   # overall), bandwidth (average, overall), rate (average, overall).
   awk -v t="$1" -v test="$2" -v s="$3" '$1 ~ /^[0-9]+$/ && NF >= 8 { row = $0 }
-    END { if (row == "") exit 1; split(row, f);
-      print t "," test "," s "," f[2] "," f[6] "," f[8] }' "$tmp/cli" >>"$tmp/all" || {
+    END { if (row == "") exit 1; split(row, f); cell = t "," test "," s;
+      if (test ~ /_lat$/) { print cell ",latency_us," f[2]; exit }
+      print cell ",MB_s," f[6]; if (test == "ucp_am_bw") print cell ",msg_s," f[8] }' \
+    "$tmp/cli" >>"$tmp/all" || {
     echo "ucx_floor.sh: no result line from ucx_perftest -t $2 -s $3 over $1" >&2
     exit 1
   }
@@ -92,14 +99,10 @@ while [ $r -le "$rounds" ]; do
   r=$((r + 1))
 done
 
-# Medians per cell; latency tests keep the latency, the others the rates.
-echo "transport,test,bytes,latency_us,MB_s,msg_s"
-sort -t, -k1,1 -k2,2 -k3,3n "$tmp/all" | awk -F, '
-  function median(list, n,   a, i, j, x) { split(list, a, " ");
-    for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-  function flush() { if (key == "") return;
-    lat = test ~ /_lat$/; print key "," (lat ? median(L, c) : "") "," (lat ? "" : median(B, c)) "," (lat ? "" : median(R, c)) }
-  { k = $1 "," $2 "," $3; if (k != key) { flush(); key = k; test = $2; L = B = R = ""; c = 0 }
-    L = L " " $4; B = B " " $5; R = R " " $6; c++ }
+# Per cell, the rows sorted by value: the first is the minimum, the last
+# the maximum, the middle one (or the mean of the middle two) the median.
+echo "transport,test,bytes,metric,min,median,max"
+sort -t, -k1,1 -k2,2 -k3,3n -k4,4 -k5,5g "$tmp/all" | awk -F, '
+  function flush() { if (c) print cell "," v[1] "," (c % 2 ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2) "," v[c] }
+  { k = $1 "," $2 "," $3 "," $4; if (k != cell) { flush(); cell = k; c = 0 } v[++c] = $5 }
   END { flush() }'
