@@ -34,6 +34,9 @@ need_pkgs() {
   # PMIx, for the bootstrap exchange under Open MPI's mpirun
   # (src/gasnet_bootstrap_pmix.c; Open MPI's packages bring it too).
   pkg-config --exists pmix 2>/dev/null || missing="$missing libpmix-dev"
+  # UCX's UCP library and headers, for the ucx conduit (configure builds it
+  # when pkg-config finds ucx; Open MPI's packages bring it too).
+  pkg-config --exists ucx 2>/dev/null || missing="$missing libucx-dev"
   # ucx_perftest, UCX's own benchmark: the floor a conduit over UCX is
   # measured against (tests/perf/ucx_floor.sh).
   command -v ucx_perftest >/dev/null 2>&1 || missing="$missing ucx-utils"

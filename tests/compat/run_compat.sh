@@ -139,9 +139,14 @@ run_collective_exit() { # DIR NODES RUNS [late]
 }
 
 # Barrier flags on every implementation the conduit offers (SMP: the
-# shared-memory one, where the job is one supernode).
+# shared-memory one, where the job is one supernode, on the conduits with
+# shared memory between processes: smp and mpi).
+case $CONDUIT in
+  smp|mpi) BARRIERS="SMP AMDISSEM AMCENTRAL" ;;
+  *) BARRIERS="AMDISSEM AMCENTRAL" ;;
+esac
 run_barriers() { # DIR NODES
-  for b in AMDISSEM AMCENTRAL SMP; do
+  for b in $BARRIERS; do
     JOB_ENV="GASNET_BARRIER=$b" run_ok "$1" compat_barrier "$2"
   done
   JOB_ENV=
@@ -151,7 +156,7 @@ run_barriers() { # DIR NODES
 # shapes (shared memory, none over TCP, pretend hosts of 2 over TCP).
 run_amfence() { # DIR NODELIST
   for n in $2; do
-    for b in SMP AMDISSEM AMCENTRAL; do
+    for b in $BARRIERS; do
       JOB_ENV="GASNET_BARRIER=$b" run_ok "$1" compat_amfence "$n" 150
     done
   done
@@ -179,7 +184,11 @@ for mode in seq par parsync; do
     for n in 1 2 3 4 5; do run_ok "$dir" compat_reduce "$n"; done
     if [ "$CONDUIT" = smp ]; then bcounts="2 3 5 8"; else bcounts="2 3 4"; fi
     for n in $bcounts; do run_barriers "$dir" "$n"; done
-    for n in $counts; do run_ok "$dir" compat_aligned "$n" aligned; done
+    # ucx: UCP maps each segment where it can, so segments are not at one
+    # address (GASNET_ALIGNED_SEGMENTS 0 says so); the program still checks
+    # what every segment reports.
+    if [ "$CONDUIT" = ucx ]; then want=any; else want=aligned; fi
+    for n in $counts; do run_ok "$dir" compat_aligned "$n" $want; done
     JOB_ENV=GASNET_SEGMENT_ALIGN=no run_ok "$dir" compat_aligned 3 any
     JOB_ENV=
     if [ "$CONDUIT" = smp ]; then run_amfence "$dir" "2 3 5 8"; else run_amfence "$dir" "2 3"; fi

@@ -1,0 +1,202 @@
+/* ucx_internal.h: the ucx conduit's state and message format.
+ *
+ * Every node has one UCP worker and an endpoint to every other node, made
+ * from the worker addresses the nodes exchange at start-up through the
+ * bootstrap exchange (src/gasnet_bootstrap.h: the launcher's socket under
+ * gasnetrun_ucx, PMIx under Open MPI's mpirun). MPI is not used.
+ *
+ * An AM is one UCP active message (one AM id for all) whose UCP header is
+ * ours: a 32-byte gasnetc_hdr_t and the handler arguments, padded to 16
+ * bytes; its data is the Medium or Long payload. Every AM is sent eagerly
+ * (UCP_AM_SEND_FLAG_EAGER), so the receive callback gets it whole and
+ * copies it: a Medium into a packet kept until delivery, a Long straight
+ * into the segment. Control messages (credits, the barrier's fence, exit
+ * notices) use the same id and are acted on in the callback.
+ *
+ * Order: every AM carries its number in its stream (sender, receiver,
+ * request or reply); the receiver queues each stream in that order,
+ * holding early arrivals, whatever order UCX completes them in
+ * (ucx_poll.c). Requests and replies wait in two queues, each delivered by
+ * one thread at a time, replies first.
+ *
+ * Flow control: a node may have GASNET_UCX_CREDITS requests not yet
+ * delivered at each peer; replies need none (each answers a request still
+ * counted against its sender). Credits come back on any AM to the sender or
+ * in a CREDIT message once half the window is owed. Messages to the node
+ * itself skip UCX and go straight into its own queues, under the same
+ * credits. */
+#ifndef UCX_INTERNAL_H
+#define UCX_INTERNAL_H
+
+#include "gasnet_internal.h"
+
+#include <ucp/api/ucp.h>
+
+#include <sys/types.h>
+
+typedef enum {
+  GASNETC_K_REQUEST = 1, /* an AM request */
+  GASNETC_K_REPLY,       /* an AM reply */
+  GASNETC_K_CREDIT,      /* credits handed back, nothing else */
+  GASNETC_K_FENCE,       /* seq: answer once my requests before it have run (ucx_fence.c) */
+  GASNETC_K_FENCE_ACK,   /* they have */
+  GASNETC_K_EXIT         /* seq: the sender's exit notice (ucx_exit.c) */
+} gasnetc_kind_t;
+
+/* Header flags. */
+enum { GASNETC_F_IN_PLACE = 1 }; /* Long: the payload is already at addr (RMA) */
+
+/* The UCP active message id of every message of the conduit. */
+#define GASNETC_AM_ID 17
+
+/* Request and reply streams. */
+enum { GASNETC_CH_REQ = 0, GASNETC_CH_REP = 1, GASNETC_NCH = 2 };
+
+typedef struct {
+  uint8_t kind; /* gasnetc_kind_t */
+  uint8_t category;
+  uint8_t handler;
+  uint8_t numargs;
+  uint32_t src;
+  uint16_t credits; /* request credits handed back to the receiver */
+  uint16_t flags;
+  uint32_t seq; /* number in its stream; FENCE: a request number; EXIT: the notice */
+  uint64_t nbytes;
+  uint64_t addr;
+} gasnetc_hdr_t;
+_Static_assert(sizeof(gasnetc_hdr_t) == 32, "the message header is 32 bytes");
+
+/* Arguments follow the header, padded so a kept payload starts 16-byte aligned. */
+static inline size_t gasnetc_args_bytes(unsigned numargs) {
+  return ((size_t)numargs * sizeof(gasnet_handlerarg_t) + 15) & ~(size_t)15;
+}
+
+/* A message kept until delivery: header, arguments, Medium payload. */
+typedef struct gasnetc_pkt_s {
+  struct gasnetc_pkt_s *next;
+  size_t size; /* bytes allocated after the header's start */
+  _Alignas(16) gasnetc_hdr_t hdr;
+} gasnetc_pkt_t;
+
+static inline void *gasnetc_pkt_args(gasnetc_pkt_t *p) { return &p->hdr + 1; }
+static inline void *gasnetc_pkt_payload(gasnetc_pkt_t *p) {
+  return (uint8_t *)(&p->hdr + 1) + gasnetc_args_bytes(p->hdr.numargs);
+}
+
+typedef struct {
+  gasnetc_pkt_t *head, *tail;
+} gasnetc_queue_t;
+
+/* Requests a node may have undelivered at each peer, by default. */
+#define GASNETC_CREDITS_DEFAULT 64
+
+typedef struct {
+  ucp_context_h context;
+  ucp_worker_h worker;
+  ucp_ep_h *ep;           /* per node; NULL for this node */
+  ucp_rkey_h *rkey;       /* per node: its segment's key; NULL if none */
+  ucp_mem_h segment_mem;  /* this node's segment, mapped by UCP */
+  pid_t *pid;             /* per node */
+  gasnet_node_t *host;    /* per node: the lowest node of its host */
+  unsigned local_procs;   /* nodes on this host */
+  uint32_t window;        /* credits per peer */
+  uint32_t *credits;      /* per peer: requests we may still send it (atomic) */
+  uint32_t *owed;         /* per peer: credits we owe it (atomic) */
+  uint32_t (*send_seq)[GASNETC_NCH]; /* per peer and stream: the next number to send */
+  uint32_t (*recv_seq)[GASNETC_NCH]; /* per peer and stream: the next number to queue */
+  gasnetc_pkt_t *(*held)[GASNETC_NCH]; /* per peer and stream: early arrivals, by number */
+  gasnetc_queue_t queue[GASNETC_NCH];  /* arrived in order, not yet delivered */
+  int delivering[GASNETC_NCH];         /* a thread is delivering that queue */
+  gasnetc_pkt_t *spare;                /* small packets kept for reuse */
+  unsigned nspare;
+} gasnetc_ucx_t;
+
+extern gasnetc_ucx_t gasnetc_ucx;
+
+/* ------------------------------------------------------------ locking
+ * In PAR one mutex covers every UCX call (the worker is created
+ * UCS_THREAD_MODE_SERIALIZED) and the conduit's queues; handlers run
+ * without it. Each thread counts how deep it is inside the lock, so the
+ * exit path, which may run from a signal handler, never re-enters UCX
+ * (ucx_exit.c); it takes the lock only by trying. */
+extern GASNETI_THREAD_LOCAL int gasnetc_lock_depth;
+#ifdef GASNETI_THREADS
+extern pthread_mutex_t gasnetc_ucx_lock;
+static inline void gasnetc_lock(void) {
+  pthread_mutex_lock(&gasnetc_ucx_lock);
+  gasnetc_lock_depth++;
+}
+static inline void gasnetc_unlock(void) {
+  gasnetc_lock_depth--;
+  pthread_mutex_unlock(&gasnetc_ucx_lock);
+}
+static inline int gasnetc_trylock(void) {
+  if (pthread_mutex_trylock(&gasnetc_ucx_lock) != 0) return 0;
+  gasnetc_lock_depth++;
+  return 1;
+}
+#else
+static inline void gasnetc_lock(void) { gasnetc_lock_depth++; }
+static inline void gasnetc_unlock(void) { gasnetc_lock_depth--; }
+static inline int gasnetc_trylock(void) {
+  gasnetc_lock_depth++;
+  return 1;
+}
+#endif
+
+/* Fatal: "<call>: <what> failed: <UCX's reason>". */
+extern void gasnetc_ucx_fail(const char *call, const char *what, ucs_status_t st) GASNETI_NORETURN;
+
+/* Wait for a UCP request (lock not held), progressing the worker; NULL and
+ * errors encoded as pointers are accepted. Returns its status. */
+extern ucs_status_t gasnetc_request_wait(void *req);
+
+/* ------------------------------------------------------------ ucx_send.c */
+extern void gasnetc_send_init(void);
+/* Send a control message (lock held; never waits). */
+extern void gasnetc_send_ctrl(gasnet_node_t dest, gasnetc_kind_t kind, uint32_t seq);
+/* A request from src is being delivered: owe src its credit (lock not held). */
+extern void gasnetc_credit_owe(gasnet_node_t src);
+/* Credits arrived from src (lock held). */
+extern void gasnetc_credit_returned(gasnet_node_t src, unsigned n);
+
+/* ------------------------------------------------------------ ucx_poll.c */
+extern void gasnetc_poll_init(void);
+/* A message arrived or was sent to this node itself (lock held): queue it
+ * in its stream's order. */
+extern void gasnetc_accept(gasnetc_pkt_t *p);
+extern gasnetc_pkt_t *gasnetc_pkt_alloc(size_t size);
+/* Progress the worker a bounded amount (lock held). */
+extern int gasnetc_progress(void);
+
+/* ------------------------------------------------------------ ucx_fence.c */
+extern void gasnetc_fence_init(void);
+extern void gasnetc_fence_note_request(gasnet_node_t dest, gasnet_handler_t handler);
+extern int gasnetc_fence_start(void);
+extern int gasnetc_fence_done(void);
+extern void gasnetc_fence_asked_by(gasnet_node_t src, uint32_t until);
+extern void gasnetc_fence_answered(void);
+extern void gasnetc_fence_ran_request(gasnet_node_t src);
+extern void gasnetc_fence_flush(void);
+extern void gasnetc_fence_run_own(void);
+
+/* ------------------------------------------------------------ ucx_rma.c */
+extern void gasnetc_rma_init(void);
+/* gasnetc_attach_segment: register the extended-API overrides. */
+extern void gasnetc_rma_attach(void);
+/* A Long of nbytes to dest, large enough to go by RMA: put it at its
+ * destination and wait until it is there (lock not held); 1 if done. */
+extern int gasnetc_rma_long_payload(gasnet_node_t dest, const gasneti_am_t *msg);
+
+/* ------------------------------------------------------------ ucx_exit.c */
+extern void gasnetc_exit_init(void);
+/* Node src's exit notice (lock may be held). */
+extern void gasnetc_exit_notice(gasnet_node_t src, uint32_t notice);
+/* If another node has ended the job, end this one too (lock not held). */
+extern void gasnetc_exit_check(void);
+/* Every so often, look for nodes of this host that died without a word. */
+extern void gasnetc_liveness_check(void);
+/* UCX reports dest unreachable. */
+extern void gasnetc_peer_lost(gasnet_node_t dest, ucs_status_t why);
+
+#endif

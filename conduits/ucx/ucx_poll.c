@@ -1,0 +1,249 @@
+/* ucx_poll.c: receiving. A poll progresses the UCP worker a bounded
+ * amount (under the lock in PAR); the AM callback, which UCX runs inside
+ * that progress, acts on control messages at once, writes a Long's payload
+ * into the segment, and keeps every AM as a packet queued in its stream's
+ * order. Then, without the lock, the poll delivers: first replies, then
+ * (unless it polls replies only) requests, each queue by one thread at a
+ * time so every stream is handled in the order it was sent. A reply-only
+ * poll still progresses the worker, so a node waiting to send a reply
+ * keeps receiving; the requests it takes in wait in the queue, bounded by
+ * the senders' credits. */
+#include "ucx_internal.h"
+
+#include "gasnet_copy.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Messages delivered per queue, and worker progress calls, per poll. */
+#define GASNETC_POLL_BATCH 32
+#define GASNETC_PROGRESS_MAX 16
+/* Packets up to this size (header included) are kept for reuse. */
+#define GASNETC_SMALL_PKT 512
+#define GASNETC_SPARE_MAX 256
+
+/* ------------------------------------------------------------ packets (lock held) */
+gasnetc_pkt_t *gasnetc_pkt_alloc(size_t size) {
+  gasnetc_ucx_t *u = &gasnetc_ucx;
+  if (size <= GASNETC_SMALL_PKT && u->spare) {
+    gasnetc_pkt_t *p = u->spare;
+    u->spare = p->next;
+    u->nspare--;
+    return p;
+  }
+  size_t want = size <= GASNETC_SMALL_PKT ? GASNETC_SMALL_PKT : size;
+  void *mem = NULL;
+  if (posix_memalign(&mem, 64, offsetof(gasnetc_pkt_t, hdr) + want))
+    gasneti_fatalerror("ucx conduit: out of memory for a %zu-byte message", size);
+  gasnetc_pkt_t *p = mem;
+  p->size = want;
+  return p;
+}
+
+static void gasnetc_pkt_free(gasnetc_pkt_t *p) {
+  gasnetc_ucx_t *u = &gasnetc_ucx;
+  if (p->size != GASNETC_SMALL_PKT || u->nspare >= GASNETC_SPARE_MAX) {
+    free(p);
+    return;
+  }
+  p->next = u->spare;
+  u->spare = p;
+  u->nspare++;
+}
+
+static void gasnetc_enqueue(gasnetc_queue_t *q, gasnetc_pkt_t *p) {
+  p->next = NULL;
+  if (q->tail)
+    q->tail->next = p;
+  else
+    q->head = p;
+  q->tail = p;
+}
+
+/* ------------------------------------------------------------ order (lock held) */
+static int gasnetc_channel(const gasnetc_pkt_t *p) {
+  return p->hdr.kind == GASNETC_K_REQUEST ? GASNETC_CH_REQ : GASNETC_CH_REP;
+}
+
+/* Numbers wrap: does a come before b? */
+static int gasnetc_seq_before(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
+
+static void gasnetc_hold(gasnetc_pkt_t **held, gasnetc_pkt_t *p) {
+  while (*held && gasnetc_seq_before((*held)->hdr.seq, p->hdr.seq)) held = &(*held)->next;
+  p->next = *held;
+  *held = p;
+}
+
+void gasnetc_accept(gasnetc_pkt_t *p) {
+  gasnetc_ucx_t *u = &gasnetc_ucx;
+  gasnet_node_t src = p->hdr.src;
+  int ch = gasnetc_channel(p);
+  uint32_t *next = &u->recv_seq[src][ch];
+  gasnetc_pkt_t **held = &u->held[src][ch];
+  if (p->hdr.seq != *next) { /* early: wait for the ones before it */
+    gasnetc_hold(held, p);
+    return;
+  }
+  gasnetc_enqueue(&u->queue[ch], p);
+  ++*next;
+  while (*held && (*held)->hdr.seq == *next) {
+    gasnetc_pkt_t *q = *held;
+    *held = q->next;
+    gasnetc_enqueue(&u->queue[ch], q);
+    ++*next;
+  }
+}
+
+/* ------------------------------------------------------------ arrival (lock held) */
+static void gasnetc_bad_message(const gasnetc_hdr_t *h, size_t hlen, size_t len, const char *why)
+    GASNETI_NORETURN;
+static void gasnetc_bad_message(const gasnetc_hdr_t *h, size_t hlen, size_t len, const char *why) {
+  gasneti_fatalerror("ucx conduit: a bad message (kind %u from node %u, header %zu bytes, data %zu "
+                     "bytes): %s",
+                     (unsigned)h->kind, (unsigned)h->src, hlen, len, why);
+}
+
+/* An AM: check it, land a Long's payload, keep the rest as a packet. */
+static void gasnetc_arrived_am(const gasnetc_hdr_t *h, const void *header, size_t hlen,
+                               const void *data, size_t len) {
+  if (h->numargs > 16 || hlen != sizeof(*h) + gasnetc_args_bytes(h->numargs))
+    gasnetc_bad_message(h, hlen, len, "its arguments are cut short");
+  size_t carried = 0;
+  switch (h->category) {
+    case GASNETI_AM_SHORT:
+      if (len) gasnetc_bad_message(h, hlen, len, "a Short with a payload");
+      break;
+    case GASNETI_AM_MEDIUM:
+      if (len != h->nbytes) gasnetc_bad_message(h, hlen, len, "its Medium payload is cut short");
+      carried = len;
+      break;
+    case GASNETI_AM_LONG:
+      if (h->flags & GASNETC_F_IN_PLACE) {
+        if (len) gasnetc_bad_message(h, hlen, len, "an in-place Long with a payload");
+      } else if (len != h->nbytes) {
+        gasnetc_bad_message(h, hlen, len, "its Long payload is cut short");
+      } else if (len) {
+        gasneti_copy((void *)(uintptr_t)h->addr, data, len); /* a flag word in one store */
+      }
+      break;
+    default: gasnetc_bad_message(h, hlen, len, "an unknown category");
+  }
+  gasnetc_pkt_t *p = gasnetc_pkt_alloc(hlen + carried);
+  memcpy(&p->hdr, header, hlen); /* UCX's header may be unaligned */
+  if (carried) memcpy(gasnetc_pkt_payload(p), data, carried);
+  gasnetc_accept(p);
+}
+
+static ucs_status_t gasnetc_am_arrived(void *arg, const void *header, size_t hlen, void *data,
+                                       size_t len, const ucp_am_recv_param_t *param) {
+  (void)arg;
+  gasnetc_hdr_t h;
+  if (hlen < sizeof(h))
+    gasneti_fatalerror("ucx conduit: a message with a %zu-byte header, shorter than ours", hlen);
+  memcpy(&h, header, sizeof(h));
+  if (h.src >= gasneti_nodes || h.src == gasneti_mynode)
+    gasnetc_bad_message(&h, hlen, len, "from no other node of this job");
+  if (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)
+    gasnetc_bad_message(&h, hlen, len, "sent by rendezvous, not eagerly");
+  gasnetc_credit_returned((gasnet_node_t)h.src, h.credits);
+  switch ((gasnetc_kind_t)h.kind) {
+    case GASNETC_K_REQUEST:
+    case GASNETC_K_REPLY: gasnetc_arrived_am(&h, header, hlen, data, len); break;
+    case GASNETC_K_CREDIT: break;
+    case GASNETC_K_FENCE: gasnetc_fence_asked_by((gasnet_node_t)h.src, h.seq); break;
+    case GASNETC_K_FENCE_ACK: gasnetc_fence_answered(); break;
+    case GASNETC_K_EXIT: gasnetc_exit_notice((gasnet_node_t)h.src, h.seq); break;
+    default: gasnetc_bad_message(&h, hlen, len, "an unknown kind");
+  }
+  return UCS_OK;
+}
+
+void gasnetc_poll_init(void) {
+  ucp_am_handler_param_t hp;
+  memset(&hp, 0, sizeof(hp));
+  hp.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_FLAGS |
+                  UCP_AM_HANDLER_PARAM_FIELD_CB;
+  hp.id = GASNETC_AM_ID;
+  hp.flags = UCP_AM_FLAG_WHOLE_MSG;
+  hp.cb = gasnetc_am_arrived;
+  ucs_status_t st = ucp_worker_set_am_recv_handler(gasnetc_ucx.worker, &hp);
+  if (st != UCS_OK) gasnetc_ucx_fail("gasnet_init", "ucp_worker_set_am_recv_handler", st);
+}
+
+int gasnetc_progress(void) {
+  int n = 0;
+  while (n < GASNETC_PROGRESS_MAX && ucp_worker_progress(gasnetc_ucx.worker)) n++;
+  gasnetc_fence_flush();
+  return n;
+}
+
+/* ------------------------------------------------------------ delivery (lock not held) */
+static void gasnetc_deliver(gasnetc_pkt_t *p) {
+  const gasnetc_hdr_t *h = &p->hdr;
+  gasneti_am_t msg;
+  msg.category = h->category;
+  msg.handler = h->handler;
+  msg.numargs = h->numargs;
+  msg.is_request = h->kind == GASNETC_K_REQUEST;
+  msg.nbytes = (size_t)h->nbytes;
+  msg.dest_addr = (void *)(uintptr_t)h->addr;
+  msg.payload = NULL;
+  memcpy(msg.args, gasnetc_pkt_args(p), msg.numargs * sizeof(gasnet_handlerarg_t));
+  if (msg.category == GASNETI_AM_MEDIUM) msg.payload = gasnetc_pkt_payload(p);
+  else if (msg.category == GASNETI_AM_LONG) msg.payload = msg.dest_addr;
+  struct gasneti_token_s token = {(gasnet_node_t)h->src, msg.is_request, 0, NULL};
+  if (msg.is_request) gasnetc_credit_owe(token.src);
+  gasneti_am_deliver(&token, &msg);
+  if (msg.is_request) gasnetc_fence_ran_request(token.src);
+}
+
+/* Take up to a batch from the head of queue ch, if no other thread is
+ * delivering it (lock held). */
+static gasnetc_pkt_t *gasnetc_claim(int ch) {
+  gasnetc_ucx_t *u = &gasnetc_ucx;
+  gasnetc_queue_t *q = &u->queue[ch];
+  if (u->delivering[ch] || !q->head) return NULL;
+  gasnetc_pkt_t *first = q->head, *last = first;
+  for (int n = 1; n < GASNETC_POLL_BATCH && last->next; n++) last = last->next;
+  q->head = last->next;
+  if (!q->head) q->tail = NULL;
+  last->next = NULL;
+  u->delivering[ch] = 1;
+  return first;
+}
+
+static int gasnetc_deliver_list(gasnetc_pkt_t *list, int ch) {
+  if (!list) return 0;
+  int n = 0;
+  for (gasnetc_pkt_t *p = list; p; p = p->next, n++) gasnetc_deliver(p);
+  gasnetc_lock();
+  while (list) {
+    gasnetc_pkt_t *next = list->next;
+    gasnetc_pkt_free(list);
+    list = next;
+  }
+  gasnetc_ucx.delivering[ch] = 0;
+  gasnetc_unlock();
+  return n;
+}
+
+static int gasnetc_poll(int replies_only) {
+  gasnetc_exit_check();
+  gasnetc_liveness_check();
+  if (!gasnetc_trylock()) { /* another thread is progressing: let it run */
+    sched_yield();
+    return 0;
+  }
+  int n = gasnetc_progress();
+  gasnetc_pkt_t *replies = gasnetc_claim(GASNETC_CH_REP);
+  gasnetc_pkt_t *requests = replies_only ? NULL : gasnetc_claim(GASNETC_CH_REQ);
+  gasnetc_unlock();
+  n += gasnetc_deliver_list(replies, GASNETC_CH_REP);
+  n += gasnetc_deliver_list(requests, GASNETC_CH_REQ);
+  gasnetc_exit_check();
+  return n;
+}
+
+int gasnetc_am_poll(void) { return gasnetc_poll(0); }
+int gasnetc_am_poll_replies(void) { return gasnetc_poll(1); }

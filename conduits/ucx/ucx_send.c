@@ -1,0 +1,184 @@
+/* ucx_send.c: sending active messages and control messages.
+ *
+ * An AM's header (ours, with the arguments) is the UCP AM header and its
+ * payload the UCP data; both go with UCP_AM_SEND_FLAG_EAGER, so the
+ * receiver's callback has the whole message. The header is copied into a
+ * buffer of its own that the send's completion frees. When UCX has not
+ * finished a send at return (a large payload, a busy TCP socket), the
+ * sender waits, progressing the worker: the payload is then the caller's
+ * again, and the message is in the transport's hands, so it arrives even
+ * if this node computes from now on and never polls. A request first takes a credit for its receiver,
+ * polling (and so delivering) while it has none. */
+#include "ucx_internal.h"
+
+#include "gasnet_copy.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Long payloads of at least this many bytes go by RMA (ucx_rma.c decides
+ * whether it can), the header after them. */
+#define GASNETC_LONG_RMA_MIN 4096
+
+/* The largest UCP AM header we send: ours and 16 arguments. */
+#define GASNETC_HDR_MAX (sizeof(gasnetc_hdr_t) + 64)
+
+void gasnetc_send_init(void) {
+  ucp_worker_attr_t attr;
+  attr.field_mask = UCP_WORKER_ATTR_FIELD_MAX_AM_HEADER;
+  ucs_status_t st = ucp_worker_query(gasnetc_ucx.worker, &attr);
+  if (st != UCS_OK) gasnetc_ucx_fail("gasnet_init", "ucp_worker_query", st);
+  if (attr.max_am_header < GASNETC_HDR_MAX)
+    gasneti_fatalerror("gasnet_init: UCX allows AM headers of %zu bytes; the ucx conduit needs %zu",
+                       attr.max_am_header, GASNETC_HDR_MAX);
+}
+
+/* The header buffer lives until UCX is done with it. */
+static void gasnetc_header_free(void *request, ucs_status_t status, void *user_data) {
+  (void)request;
+  (void)status;
+  free(user_data);
+}
+
+/* A send nobody waits for frees its request too. */
+static void gasnetc_detached_done(void *request, ucs_status_t status, void *user_data) {
+  (void)status;
+  free(user_data);
+  ucp_request_free(request);
+}
+
+/* Start a UCP AM carrying a copy of hdr (len bytes) and the payload; lock
+ * held. Returns UCX's request (NULL when already complete, or detached:
+ * nobody waits for it). */
+static void *gasnetc_am_start(gasnet_node_t dest, const void *hdr, size_t len, const void *payload,
+                              size_t nbytes, int detached) {
+  void *copy = malloc(len);
+  if (!copy) gasneti_fatalerror("ucx conduit: out of memory for a message header");
+  memcpy(copy, hdr, len);
+  ucp_request_param_t param;
+  param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK |
+                       UCP_OP_ATTR_FIELD_USER_DATA;
+  param.flags = UCP_AM_SEND_FLAG_EAGER;
+  param.cb.send = detached ? gasnetc_detached_done : gasnetc_header_free;
+  param.user_data = copy;
+  void *req = ucp_am_send_nbx(gasnetc_ucx.ep[dest], GASNETC_AM_ID, copy, len, payload, nbytes,
+                              &param);
+  if (req == NULL) free(copy);
+  else if (UCS_PTR_IS_ERR(req)) {
+    free(copy);
+    gasnetc_peer_lost(dest, UCS_PTR_STATUS(req));
+    req = NULL;
+  }
+  return detached ? NULL : req;
+}
+
+void gasnetc_send_ctrl(gasnet_node_t dest, gasnetc_kind_t kind, uint32_t seq) {
+  gasnetc_hdr_t hdr;
+  memset(&hdr, 0, sizeof(hdr));
+  hdr.kind = (uint8_t)kind;
+  hdr.src = gasneti_mynode;
+  hdr.seq = seq;
+  if (kind == GASNETC_K_CREDIT)
+    hdr.credits = (uint16_t)__atomic_exchange_n(&gasnetc_ucx.owed[dest], 0, __ATOMIC_ACQ_REL);
+  gasnetc_am_start(dest, &hdr, sizeof(hdr), NULL, 0, 1);
+}
+
+/* ------------------------------------------------------------ credits */
+static inline uint32_t gasnetc_credit_threshold(void) {
+  return gasnetc_ucx.window > 1 ? gasnetc_ucx.window / 2 : 1;
+}
+
+void gasnetc_credit_returned(gasnet_node_t src, unsigned n) {
+  if (n) __atomic_fetch_add(&gasnetc_ucx.credits[src], n, __ATOMIC_ACQ_REL);
+}
+
+static void gasnetc_credit_take(gasnet_node_t dest) {
+  uint32_t *c = &gasnetc_ucx.credits[dest];
+  unsigned spins = 0;
+  for (;;) {
+    uint32_t v = __atomic_load_n(c, __ATOMIC_ACQUIRE);
+    if (v) {
+      if (__atomic_compare_exchange_n(c, &v, v - 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return;
+      continue;
+    }
+    gasneti_wait_step(&spins);
+  }
+}
+
+void gasnetc_credit_owe(gasnet_node_t src) {
+  uint32_t owed = __atomic_add_fetch(&gasnetc_ucx.owed[src], 1, __ATOMIC_ACQ_REL);
+  if (owed < gasnetc_credit_threshold()) return;
+  gasnetc_lock();
+  if (src == gasneti_mynode)
+    gasnetc_credit_returned(src, __atomic_exchange_n(&gasnetc_ucx.owed[src], 0, __ATOMIC_ACQ_REL));
+  else if (__atomic_load_n(&gasnetc_ucx.owed[src], __ATOMIC_ACQUIRE) >= gasnetc_credit_threshold())
+    gasnetc_send_ctrl(src, GASNETC_K_CREDIT, 0);
+  gasnetc_unlock();
+}
+
+/* ------------------------------------------------------------ active messages */
+static void gasnetc_fill_header(gasnetc_hdr_t *hdr, const gasneti_am_t *msg) {
+  memset(hdr, 0, sizeof(*hdr));
+  hdr->kind = msg->is_request ? GASNETC_K_REQUEST : GASNETC_K_REPLY;
+  hdr->category = msg->category;
+  hdr->handler = msg->handler;
+  hdr->numargs = msg->numargs;
+  hdr->src = gasneti_mynode;
+  hdr->nbytes = msg->nbytes;
+  hdr->addr = (uint64_t)(uintptr_t)msg->dest_addr;
+  memcpy(hdr + 1, msg->args, msg->numargs * sizeof(gasnet_handlerarg_t));
+}
+
+/* To this node itself: straight into its own stream (lock held). */
+static void gasnetc_send_self(gasnetc_hdr_t *hdr, size_t hlen, const gasneti_am_t *msg) {
+  size_t carried = msg->category == GASNETI_AM_MEDIUM ? msg->nbytes : 0;
+  gasnetc_pkt_t *p = gasnetc_pkt_alloc(hlen + carried);
+  memcpy(&p->hdr, hdr, hlen);
+  if (carried) memcpy(gasnetc_pkt_payload(p), msg->payload, carried);
+  if (msg->category == GASNETI_AM_LONG && msg->nbytes)
+    gasneti_copy(msg->dest_addr, msg->payload, msg->nbytes); /* a flag word in one store */
+  gasnetc_accept(p);
+}
+
+static void gasnetc_send_am(gasnet_node_t dest, const gasneti_am_t *msg) {
+  int ch = msg->is_request ? GASNETC_CH_REQ : GASNETC_CH_REP;
+  if (msg->is_request) gasnetc_credit_take(dest);
+  _Alignas(16) uint8_t buf[GASNETC_HDR_MAX];
+  gasnetc_hdr_t *hdr = (gasnetc_hdr_t *)buf;
+  gasnetc_fill_header(hdr, msg);
+  size_t hlen = sizeof(*hdr) + gasnetc_args_bytes(msg->numargs);
+  size_t nbytes = msg->category == GASNETI_AM_SHORT ? 0 : msg->nbytes;
+  if (dest != gasneti_mynode && msg->category == GASNETI_AM_LONG &&
+      nbytes >= GASNETC_LONG_RMA_MIN && gasnetc_rma_long_payload(dest, msg)) {
+    hdr->flags |= GASNETC_F_IN_PLACE;
+    nbytes = 0;
+  }
+  gasnetc_lock();
+  hdr->seq = gasnetc_ucx.send_seq[dest][ch]++;
+  hdr->credits = (uint16_t)__atomic_exchange_n(&gasnetc_ucx.owed[dest], 0, __ATOMIC_ACQ_REL);
+  if (msg->is_request) gasnetc_fence_note_request(dest, msg->handler);
+  if (dest == gasneti_mynode) {
+    gasnetc_credit_returned(dest, hdr->credits);
+    hdr->credits = 0;
+    gasnetc_send_self(hdr, hlen, msg);
+    gasnetc_unlock();
+    return;
+  }
+  void *req = gasnetc_am_start(dest, hdr, hlen, msg->payload, nbytes, 0);
+  gasnetc_unlock();
+  if (req) {
+    /* The payload is the caller's again, and the message on its way
+     * without this node's help (it may compute now and never poll). */
+    ucs_status_t st = gasnetc_request_wait(req);
+    if (st != UCS_OK) gasnetc_peer_lost(dest, st);
+  }
+}
+
+void gasnetc_am_request(gasnet_node_t dest, gasneti_am_t *msg) {
+  gasnetc_exit_check();
+  gasnetc_send_am(dest, msg);
+}
+
+void gasnetc_am_reply(struct gasneti_token_s *token, gasneti_am_t *msg) {
+  gasnetc_send_am(token->src, msg);
+}
