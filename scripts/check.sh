@@ -77,14 +77,15 @@ run_mpich_suite() {
   COMPAT_LATE_RUNS=10
   export GASNET_TEST_NODES TESTS_FILTER GASNET_CONFORMANCE_EXCLUDE GASNET_EXIT_RUNS
   export COMPAT_EXIT_RUNS COMPAT_LATE_RUNS
-  run_suite mpich MPICC=mpicc.mpich --disable-smp --enable-trace --enable-stats
+  run_suite mpich MPICC=mpicc.mpich --disable-smp --disable-ucx --enable-trace --enable-stats
   unset GASNET_TEST_NODES TESTS_FILTER GASNET_CONFORMANCE_EXCLUDE GASNET_EXIT_RUNS
   unset COMPAT_EXIT_RUNS COMPAT_LATE_RUNS
 }
 run_mpich_suite
 # The sanitizer pass runs every test program again, at 1 and 3 nodes (3:
-# not a power of two), without the benchmarks and without the mpi conduit
-# (whose suite is the longest, and Open MPI's own allocations would trip
+# not a power of two), without the benchmarks and without the mpi and ucx
+# conduits (the mpi suite is the longest, and Open MPI's and UCX's own
+# allocations, which they free only at MPI_Finalize / ucp_cleanup, trip
 # LeakSanitizer), so that both passes fit CI's time budget on a 2-core
 # machine; the collectives soak with data up to 4 MiB (coll_soak_big_smp)
 # stays out too (its smaller twin, coll_soak, runs), and so do the exit and
@@ -98,7 +99,7 @@ TESTS_EXCLUDE='^(layers|conformance_deps)$'
 COMPAT_EXIT_RUNS=5
 COMPAT_LATE_RUNS=10
 export GASNET_TEST_NODES GASNET_CONFORMANCE_EXCLUDE TESTS_EXCLUDE COMPAT_EXIT_RUNS COMPAT_LATE_RUNS
-if run_suite sanitize --enable-debug --enable-sanitize=address,undefined --disable-mpi; then
+if run_suite sanitize --enable-debug --enable-sanitize=address,undefined --disable-mpi --disable-ucx; then
   # The same build with every put and get of the job as active messages,
   # the only data path the mpi conduit has (which this pass does not run):
   # the programs that use put/get and have no -am twin among the cases

@@ -39,6 +39,33 @@ static void gasnetc_boot_check(int rc, const char *call) {
   if (rc) gasneti_fatalerror("%s: the bootstrap exchange failed: %s", call, gasnetc_boot.error);
 }
 
+/* The exchange's calls, during which an exit notice ends this node at
+ * once (ucx_exit.c: a node waiting for the others at start-up has nothing
+ * to finish). */
+static void gasnetc_allgather(const void *mine, size_t len, void *all, const char *call) {
+  gasnetc_exit_bootstrap_enter();
+  int rc = gasneti_bootstrap_allgather(&gasnetc_boot, mine, len, all);
+  gasnetc_exit_bootstrap_leave();
+  gasnetc_boot_check(rc, call);
+}
+
+static void gasnetc_barrier(const char *call) {
+  gasnetc_exit_bootstrap_enter();
+  int rc = gasneti_bootstrap_barrier(&gasnetc_boot);
+  gasnetc_exit_bootstrap_leave();
+  gasnetc_boot_check(rc, call);
+}
+
+/* UCX's threads (its async progress thread, made while the worker and
+ * the connections are) start with every signal blocked, so the process's
+ * signals, and the exit path they run, come to the client's threads,
+ * never into UCX's own. */
+static void gasnetc_signals_block(sigset_t *old) {
+  sigset_t every;
+  sigfillset(&every);
+  pthread_sigmask(SIG_BLOCK, &every, old);
+}
+
 static void *gasnetc_calloc(size_t n, size_t size) {
   void *p = calloc(n ? n : 1, size);
   if (!p) gasneti_fatalerror("gasnet_init: out of memory for %zu nodes", n);
@@ -191,12 +218,15 @@ static void gasnetc_exchange_addresses(uint32_t max_len, const void *mine, size_
   uint8_t *block = gasnetc_calloc(1, max_len);
   uint8_t *all = gasnetc_calloc(gasneti_nodes, max_len);
   memcpy(block, mine, len);
-  gasnetc_boot_check(gasneti_bootstrap_allgather(&gasnetc_boot, block, max_len, all), "gasnet_init");
+  gasnetc_allgather(block, max_len, all, "gasnet_init");
+  sigset_t old;
+  gasnetc_signals_block(&old);
   for (gasnet_node_t i = 0; i < gasneti_nodes; i++)
     if (i != gasneti_mynode) gasnetc_connect(i, all + (size_t)i * max_len);
   free(all);
   free(block);
   gasnetc_wire_up();
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 int gasnetc_init(int *argc, char ***argv) {
@@ -211,14 +241,10 @@ int gasnetc_init(int *argc, char ***argv) {
                        GASNET_MAXNODES);
   gasnetc_alloc();
   gasnetc_exit_init();
-  /* UCX's threads (its async progress thread, made while the worker and
-   * the connections are) start with every signal blocked, so the
-   * process's signals, and the exit path they run, come to the client's
-   * threads, never into UCX's own. */
-  sigset_t every, old;
-  sigfillset(&every);
-  pthread_sigmask(SIG_BLOCK, &every, &old);
+  sigset_t old;
+  gasnetc_signals_block(&old);
   gasnetc_open_worker();
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
   gasnetc_poll_init();
   gasnetc_send_init();
   gasnetc_fence_init();
@@ -236,8 +262,7 @@ int gasnetc_init(int *argc, char ***argv) {
   gethostname(mine.hostname, sizeof(mine.hostname) - 1);
   mine.max_segsize = gasnetc_read_max_segsize(gasnetc_count_local(&mine));
   gasnetc_max_local = (uintptr_t)mine.max_segsize;
-  gasnetc_boot_check(gasneti_bootstrap_allgather(&gasnetc_boot, &mine, sizeof(mine), all),
-                     "gasnet_init");
+  gasnetc_allgather(&mine, sizeof(mine), all, "gasnet_init");
   gasnetc_learn_peers(all);
   uint32_t max_len = 0;
   for (gasnet_node_t i = 0; i < gasneti_nodes; i++)
@@ -245,7 +270,6 @@ int gasnetc_init(int *argc, char ***argv) {
   free(all);
   gasnetc_exchange_addresses(max_len, address, address_len);
   ucp_worker_release_address(u->worker, address);
-  pthread_sigmask(SIG_SETMASK, &old, NULL);
   return GASNET_OK;
 }
 
@@ -283,8 +307,7 @@ static void gasnetc_exchange_rkeys(const gasnetc_seginfo_t *info, const void *rk
   uint8_t *block = gasnetc_calloc(1, max_len);
   uint8_t *all = gasnetc_calloc(gasneti_nodes, max_len);
   if (len) memcpy(block, rkey, len);
-  gasnetc_boot_check(gasneti_bootstrap_allgather(&gasnetc_boot, block, max_len, all),
-                     "gasnet_attach");
+  gasnetc_allgather(block, max_len, all, "gasnet_attach");
   for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
     if (i == gasneti_mynode || !info[i].rkey_len) continue;
     ucs_status_t st = ucp_ep_rkey_unpack(gasnetc_ucx.ep[i], all + (size_t)i * max_len,
@@ -308,8 +331,7 @@ int gasnetc_attach_segment(uintptr_t segsize) {
   mine.size = segsize;
   mine.err = (int32_t)st;
   mine.rkey_len = st == UCS_OK ? (uint32_t)rkey_len : 0;
-  gasnetc_boot_check(gasneti_bootstrap_allgather(&gasnetc_boot, &mine, sizeof(mine), all),
-                     "gasnet_attach");
+  gasnetc_allgather(&mine, sizeof(mine), all, "gasnet_attach");
   int failed = -1;
   for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
     gasneti_seginfo[i].addr = (void *)(uintptr_t)all[i].addr;
@@ -327,7 +349,7 @@ int gasnetc_attach_segment(uintptr_t segsize) {
   gasnetc_exchange_rkeys(all, rkey, mine.rkey_len);
   if (rkey) ucp_rkey_buffer_release(rkey);
   free(all);
-  gasnetc_boot_check(gasneti_bootstrap_barrier(&gasnetc_boot), "gasnet_attach");
+  gasnetc_barrier("gasnet_attach");
   gasneti_bootstrap_close(&gasnetc_boot);
   gasnetc_rma_attach();
   return GASNET_OK;

@@ -35,6 +35,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,7 @@ static int64_t gasnetc_noticed_ns;        /* atomic: when a poll first saw the e
 static uint8_t *gasnetc_answered;         /* per node: its notice came, or it is gone (atomic) */
 static uint8_t *gasnetc_told;             /* per node: our notice went (exit path only) */
 static volatile sig_atomic_t gasnetc_in_signal; /* the exit path runs in a signal handler */
+static volatile sig_atomic_t gasnetc_in_bootstrap; /* the main thread waits in the exchange */
 
 /* What the calling thread is doing about the exit. */
 enum { GASNETC_EXIT_NONE, GASNETC_EXIT_ANSWERING, GASNETC_EXIT_PROTOCOL };
@@ -324,9 +326,27 @@ void gasnetc_exit_check(void) {
   gasnetc_exit_end(gasnetc_answer_code(0));
 }
 
+/* A node waiting in the bootstrap exchange (start-up, attach) for one that
+ * has ended would wait until the exchange's timeout: it answers at once. */
+static void gasnetc_answer_now(void) GASNETI_NORETURN;
+static void gasnetc_answer_now(void) {
+  gasnetc_exit_state = GASNETC_EXIT_ANSWERING;
+  gasneti_remote_exit_sigquit();
+  gasnetc_exit_end(gasnetc_answer_code(0));
+}
+
+void gasnetc_exit_bootstrap_enter(void) {
+  gasnetc_in_bootstrap = 1;
+  if (!__atomic_load_n(&gasnetc_noticed, __ATOMIC_ACQUIRE)) return;
+  if (__atomic_exchange_n(&gasnetc_exiting, 1, __ATOMIC_ACQ_REL)) gasnetc_park();
+  gasnetc_answer_now();
+}
+
+void gasnetc_exit_bootstrap_leave(void) { gasnetc_in_bootstrap = 0; }
+
 /* ------------------------------------------------------------ signals */
-/* A notice from a node of this host; forced: end now, from wherever this
- * node was. */
+/* A notice from a node of this host; forced, or while this node waits in
+ * the bootstrap exchange: end now, from wherever this node was. */
 static void gasnetc_notice_signal(int sig, siginfo_t *info, void *ctx) {
   (void)sig;
   (void)ctx;
@@ -334,12 +354,16 @@ static void gasnetc_notice_signal(int sig, siginfo_t *info, void *ctx) {
   uint32_t notice = (uint32_t)info->si_value.sival_int;
   gasnet_node_t src = (gasnet_node_t)(notice >> GASNETC_N_SRC_SHIFT);
   gasnetc_exit_notice(src, notice);
-  if (!(notice & GASNETC_N_FORCED)) return;
+  if (!(notice & GASNETC_N_FORCED) && !gasnetc_in_bootstrap) return;
   if (__atomic_exchange_n(&gasnetc_exiting, 1, __ATOMIC_ACQ_REL)) return; /* ending already */
   gasnetc_in_signal = 1;
-  gasnetc_exit_state = GASNETC_EXIT_ANSWERING;
-  gasneti_remote_exit_sigquit();
-  gasnetc_exit_end(gasnetc_answer_code(0));
+  /* The others' answers are this signal too: let them in (each only
+   * records its notice, as this node is ending already). */
+  sigset_t notices;
+  sigemptyset(&notices);
+  sigaddset(&notices, GASNETC_NOTICE_SIGNAL);
+  pthread_sigmask(SIG_UNBLOCK, &notices, NULL);
+  gasnetc_answer_now();
 }
 
 /* Best effort, from a process that may be corrupt: tell the others (by

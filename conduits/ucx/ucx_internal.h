@@ -192,6 +192,10 @@ extern int gasnetc_rma_long_payload(gasnet_node_t dest, const gasneti_am_t *msg)
 extern void gasnetc_exit_init(void);
 /* Node src's exit notice (lock may be held). */
 extern void gasnetc_exit_notice(gasnet_node_t src, uint32_t notice);
+/* Around the bootstrap exchange's calls: a notice that came before, or
+ * comes during one, ends this node at once. */
+extern void gasnetc_exit_bootstrap_enter(void);
+extern void gasnetc_exit_bootstrap_leave(void);
 /* If another node has ended the job, end this one too (lock not held). */
 extern void gasnetc_exit_check(void);
 /* Every so often, look for nodes of this host that died without a word. */

@@ -3,7 +3,7 @@
  *
  * Every node's segment is mapped by UCP and its remote key unpacked by
  * every other node at attach (ucx_boot.c), so a transfer of at least
- * GASNET_UCX_RMA_THRESHOLD bytes to another node's segment goes to UCX
+ * GASNET_UCX_RMA_THRESHOLD bytes (default 9) to another node's segment goes to UCX
  * and completes without the target's help:
  *   - blocking put: ucp_put_nbx, then a flush of the endpoint (the data is
  *     in the target's memory: GASNet's completion of a put);
@@ -22,8 +22,11 @@
 
 #include <string.h>
 
-/* Default threshold: see docs/ucx-conduit.md for the measurements. */
-#define GASNETC_RMA_DEFAULT_THRESHOLD 0
+/* Default threshold: a put of a flag word (1, 2, 4 or 8 bytes) goes as an
+ * AM, which lands it in one store. Over UCX's shared-memory transports,
+ * word puts by RMA let testflagpingpong read an already consumed flag
+ * again (docs/ucx-conduit.md, "Put and get"). */
+#define GASNETC_RMA_DEFAULT_THRESHOLD 9
 
 static size_t gasnetc_rma_threshold;
 

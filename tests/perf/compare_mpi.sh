@@ -30,6 +30,10 @@
 #               mpi  mpi conduit over TCP (GASNET_SUPERNODE_MAXSIZE=1: every
 #                    AM through MPI) vs Open MPI over TCP (the same
 #                    transport options, through GASNET_MPIRUN_ARGS)
+#             and, when asked for (not in the default):
+#               ucx    ucx conduit vs Open MPI over its UCX pml, both with
+#                      UCX's default transports (its shared memory here)
+#               ucxtcp the same with UCX_TLS=tcp,self for both
 #   SYNC      my (default) or all: ours with IN_MYSYNC|OUT_MYSYNC or
 #             IN_ALLSYNC|OUT_ALLSYNC; mpicollperf's twin of each (the top
 #             of tests/perf/mpicollperf.c)
@@ -77,6 +81,8 @@ smp_run=$builddir/conduits/smp/gasnetrun_smp
 mpi_run=$builddir/conduits/mpi/gasnetrun_mpi
 ours=$builddir/conformance/smp/tests/perf/collperf
 ours_mpi=$builddir/conformance/mpi/tests/perf/collperf
+ours_ucx=$builddir/conformance/ucx/tests/perf/collperf
+ucx_run=$builddir/conduits/ucx/gasnetrun_ucx
 twin=$builddir/tests/perf/mpicollperf
 if [ ! -x "$mpi_run" ]; then
   echo "SKIP: $mpi_run is missing (configure found no MPI)"
@@ -90,6 +96,10 @@ build_ours() { # CONDUIT
 build_ours smp
 need "$ours" "tests/conformance.sh -B smp"
 case ,$tables, in *,mpi,* | *,pshm,*) build_ours mpi; need "$ours_mpi" "tests/conformance.sh -B mpi" ;; esac
+case ,$tables, in *,ucx,* | *,ucxtcp,*) build_ours ucx; need "$ours_ucx" "configure found UCX" ;; esac
+# Open MPI over UCX: its UCX pml, allowed every transport and device UCX
+# offers (by default Open MPI takes the pml only on InfiniBand-class ones).
+UCX_PML_ARGS="--mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any"
 
 # shellcheck source=tests/perf/compare_lib.sh
 . "$(dirname "$0")/compare_lib.sh"
@@ -128,6 +138,14 @@ while [ "$r" -le "$runs" ]; do
     if has tcp || has mpi; then
       job mpi_tcp "$r" "$MPIRUN" $mpirun_opts $TCP_ARGS -np "$nodes" "$twin" $bench "$@"
     fi
+    if has ucx; then
+      job ours_ucx "$r" "$ucx_run" -n "$nodes" "$ours_ucx" -O $bench "$@"
+      job mpi_ucx "$r" "$MPIRUN" $mpirun_opts $UCX_PML_ARGS -np "$nodes" "$twin" $bench "$@"
+    fi
+    if has ucxtcp; then
+      job ours_ucxtcp "$r" env UCX_TLS=tcp,self "$ucx_run" -n "$nodes" "$ours_ucx" -O $bench "$@"
+      job mpi_ucxtcp "$r" "$MPIRUN" $mpirun_opts $UCX_PML_ARGS -x UCX_TLS=tcp,self -np "$nodes" "$twin" $bench "$@"
+    fi
   }
   r=$((r + 1))
 done
@@ -138,6 +156,8 @@ done
   has pshm && echo "pshm,ours_pshm,mpi_shm,mpi conduit with shared memory vs Open MPI over shared memory ($SHM_ARGS)"
   has tcp && echo "tcp,ours_smp,mpi_tcp,smp conduit vs Open MPI over TCP ($TCP_ARGS)"
   has mpi && echo "mpi,ours_mpi,mpi_tcp,mpi conduit over TCP, no shared memory, vs Open MPI over TCP ($TCP_ARGS)"
+  has ucx && echo "ucx,ours_ucx,mpi_ucx,ucx conduit vs Open MPI over its UCX pml, UCX's default transports"
+  has ucxtcp && echo "ucxtcp,ours_ucxtcp,mpi_ucxtcp,ucx conduit vs Open MPI over its UCX pml, both UCX_TLS=tcp,self"
 } >"$tmp/tables"
 
 # Rows NAME,op,alg,nodes,bytes,sync,med,min,images -> the tables (or the
