@@ -2,8 +2,11 @@
  * conduit's table of extended-API overrides (gasnet_extended_conduit.h).
  *
  * Every node's segment is mapped by UCP and its remote key unpacked by
- * every other node at attach (ucx_boot.c), so a transfer of at least
- * GASNET_UCX_RMA_THRESHOLD bytes (default 9) to another node's segment goes to UCX
+ * every other node at attach (ucx_boot.c). A peer whose segment UCX has
+ * mapped into this process (its shared-memory transports: ucp_rkey_ptr
+ * answers) is reached by plain copies, each aligned word in one store,
+ * complete at return; with the others a transfer of at least
+ * GASNET_UCX_RMA_THRESHOLD bytes (default 0) goes to UCX
  * and completes without the target's help:
  *   - blocking put: ucp_put_nbx, then a flush of the endpoint (the data is
  *     in the target's memory: GASNet's completion of a put);
@@ -11,28 +14,53 @@
  *   - put_nb / put_nbi: ucp_put_nbx (waited for unless bulk, so the source
  *     is reusable at return), then a flush whose completion signals;
  *   - get_nb / get_nbi: ucp_get_nbx, whose completion signals;
- *   - an AM Long payload of 4 KiB or more (ucx_send.c): a blocking put,
- *     then the header alone with GASNETC_F_IN_PLACE.
+ *   - an AM Long payload of 4 KiB or more to a mapped peer (ucx_send.c):
+ *     a copy, then the header alone with GASNETC_F_IN_PLACE.
  * Completions come from the worker's progress, which every poll and every
  * blocking wait drives. Smaller transfers and memsets stay with
  * extended-ref's AM protocols. Every UCX call is under the conduit lock. */
 #include "ucx_internal.h"
 
+#include "gasnet_copy.h"
 #include "gasnet_extended_conduit.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-/* Default threshold: a put of a flag word (1, 2, 4 or 8 bytes) goes as an
- * AM, which lands it in one store. Over UCX's shared-memory transports,
- * word puts by RMA let testflagpingpong read an already consumed flag
- * again (docs/ucx-conduit.md, "Put and get"). */
-#define GASNETC_RMA_DEFAULT_THRESHOLD 9
+/* Default threshold for peers whose segment is not mapped here: every
+ * size by RMA, one-sided on a fabric that has it (docs/ucx-conduit.md,
+ * "Put and get", measures UCX 1.13's TCP, where AM is faster). */
+#define GASNETC_RMA_DEFAULT_THRESHOLD 0
 
 static size_t gasnetc_rma_threshold;
+/* Per node: its segment is mapped into this process (UCX's shared-memory
+ * transports; ucp_rkey_ptr), at its address plus mapped_offset. */
+static uint8_t *gasnetc_mapped;
+static intptr_t *gasnetc_mapped_offset;
 
 void gasnetc_rma_init(void) {
   gasnetc_rma_threshold =
       (size_t)gasneti_getenv_size("GASNET_UCX_RMA_THRESHOLD", GASNETC_RMA_DEFAULT_THRESHOLD);
+}
+
+/* A peer whose segment this process can load and store: copies, each word
+ * in one store (gasneti_copy), complete at once. */
+static inline void *gasnetc_mapped_addr(gasnet_node_t node, const void *addr) {
+  return (void *)((uintptr_t)addr + (uintptr_t)gasnetc_mapped_offset[node]);
+}
+
+static int gasnetc_direct_put(gasnet_node_t node, void *dest, const void *src, size_t nbytes) {
+  if (!gasnetc_mapped[node]) return 0;
+  gasneti_copy(gasnetc_mapped_addr(node, dest), src, nbytes);
+  __atomic_thread_fence(__ATOMIC_SEQ_CST); /* visible before what this node does next */
+  return 1;
+}
+
+static int gasnetc_direct_get(void *dest, gasnet_node_t node, const void *src, size_t nbytes) {
+  if (!gasnetc_mapped[node]) return 0;
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  gasneti_copy(dest, gasnetc_mapped_addr(node, src), nbytes);
+  return 1;
 }
 
 static int gasnetc_rma_takes(gasnet_node_t node, size_t nbytes) {
@@ -80,6 +108,7 @@ static void gasnetc_check(ucs_status_t st, const char *call, const char *what) {
 
 /* ------------------------------------------------------------ the slots */
 static int gasnetc_rma_put(gasnet_node_t node, void *dest, const void *src, size_t nbytes) {
+  if (gasnetc_direct_put(node, dest, src, nbytes)) return 1;
   if (!gasnetc_rma_takes(node, nbytes)) return 0;
   gasnetc_lock();
   void *req = gasnetc_put_start(node, dest, src, nbytes);
@@ -93,6 +122,7 @@ static int gasnetc_rma_put(gasnet_node_t node, void *dest, const void *src, size
 }
 
 static int gasnetc_rma_get(void *dest, gasnet_node_t node, const void *src, size_t nbytes) {
+  if (gasnetc_direct_get(dest, node, src, nbytes)) return 1;
   if (!gasnetc_rma_takes(node, nbytes)) return 0;
   ucp_request_param_t param;
   gasnetc_rma_param(&param, NULL);
@@ -106,7 +136,7 @@ static int gasnetc_rma_get(void *dest, gasnet_node_t node, const void *src, size
 
 static int gasnetc_rma_put_nb(gasnet_node_t node, void *dest, const void *src, size_t nbytes,
                               int bulk, gasnete_done_t *done) {
-  if (!gasnetc_rma_takes(node, nbytes)) return 0;
+  if (gasnetc_mapped[node] || !gasnetc_rma_takes(node, nbytes)) return 0;
   gasnetc_lock();
   void *req = gasnetc_put_start(node, dest, src, nbytes);
   if (bulk && req && !UCS_PTR_IS_ERR(req)) {
@@ -125,7 +155,7 @@ static int gasnetc_rma_put_nb(gasnet_node_t node, void *dest, const void *src, s
 
 static int gasnetc_rma_get_nb(void *dest, gasnet_node_t node, const void *src, size_t nbytes,
                               gasnete_done_t *done) {
-  if (!gasnetc_rma_takes(node, nbytes)) return 0;
+  if (gasnetc_mapped[node] || !gasnetc_rma_takes(node, nbytes)) return 0;
   ucp_request_param_t param;
   gasnetc_rma_param(&param, done);
   gasnetc_lock();
@@ -136,9 +166,11 @@ static int gasnetc_rma_get_nb(void *dest, gasnet_node_t node, const void *src, s
   return 1;
 }
 
+/* Only where the segment is mapped: over a network UCX emulates (TCP in
+ * UCX 1.13), a put and a flush cost two round trips and more than the
+ * payload inline (docs/ucx-conduit.md, "Measurements"). */
 int gasnetc_rma_long_payload(gasnet_node_t dest, const gasneti_am_t *msg) {
-  return gasnetc_ucx.rkey[dest] != NULL &&
-         gasnetc_rma_put(dest, msg->dest_addr, msg->payload, msg->nbytes);
+  return gasnetc_direct_put(dest, msg->dest_addr, msg->payload, msg->nbytes);
 }
 
 /* ------------------------------------------------------------ the table */
@@ -155,4 +187,22 @@ static gasnete_conduit_ops_t gasnetc_ucx_ops = {
     .am_run_arrived = gasnetc_run_arrived,
 };
 
-void gasnetc_rma_attach(void) { gasnete_register_conduit_ops(&gasnetc_ucx_ops); }
+/* Which peers' segments are mapped here: ucp_rkey_ptr answers for the
+ * shared-memory transports. */
+static void gasnetc_find_mapped(void) {
+  gasnetc_mapped = calloc(gasneti_nodes, 1);
+  gasnetc_mapped_offset = calloc(gasneti_nodes, sizeof(*gasnetc_mapped_offset));
+  if (!gasnetc_mapped || !gasnetc_mapped_offset) gasneti_fatalerror("gasnet_attach: out of memory");
+  for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
+    void *base = gasneti_seginfo[i].addr, *local = NULL;
+    if (!gasnetc_ucx.rkey[i] || !gasneti_seginfo[i].size) continue;
+    if (ucp_rkey_ptr(gasnetc_ucx.rkey[i], (uint64_t)(uintptr_t)base, &local) != UCS_OK) continue;
+    gasnetc_mapped[i] = 1;
+    gasnetc_mapped_offset[i] = (intptr_t)((uintptr_t)local - (uintptr_t)base);
+  }
+}
+
+void gasnetc_rma_attach(void) {
+  gasnetc_find_mapped();
+  gasnete_register_conduit_ops(&gasnetc_ucx_ops);
+}
