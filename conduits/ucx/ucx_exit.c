@@ -288,6 +288,27 @@ void gasnetc_exit(int exitcode) {
   gasnetc_exit_end(exitcode);
 }
 
+/* Before exit() goes on to the libraries' destructors: UCX's destructor
+ * frees its table of event handlers while its async thread may be
+ * handling an event on one of this worker's interfaces (a peer that just
+ * ended closes its connections), and that thread then ends the process
+ * with a fatal error. Destroying the worker first removes its handlers,
+ * each after any run of it has finished. The lock stays held: no thread
+ * of this process enters UCX again. A thread that keeps the lock longer
+ * than the wait leaves the worker as it is. */
+#define GASNETC_CLOSE_WAIT 0.1
+static void gasnetc_close_worker(void) {
+  if (!gasnetc_ucx.worker || gasnetc_in_signal || gasnetc_lock_depth != 0) return;
+  double give_up = gasnetc_now() + GASNETC_CLOSE_WAIT;
+  while (!gasnetc_trylock()) {
+    if (gasnetc_now() > give_up) return;
+    gasnetc_nap_ms(1);
+  }
+  ucp_worker_h worker = gasnetc_ucx.worker;
+  gasnetc_ucx.worker = NULL;
+  ucp_worker_destroy(worker);
+}
+
 /* A return from main or exit(code) counts as gasnet_exit(code); exit()
  * then runs the remaining handlers and flushes stdio. */
 static void gasnetc_on_exit(int status, void *arg) {
@@ -303,6 +324,7 @@ static void gasnetc_on_exit(int status, void *arg) {
   fflush(NULL);
   gasnetc_exit_protocol(gasnetc_notice(code, 0), gasnetc_now() + gasnetc_exit_timeout, 1);
   if (code != (status & 0xff)) _exit(code);
+  gasnetc_close_worker();
 }
 
 /* ------------------------------------------------------------ seeing a notice */
@@ -380,8 +402,7 @@ void gasnetc_exit_init(void) {
   gasnetc_told = calloc(gasneti_nodes, 1);
   if (!gasnetc_answered || !gasnetc_told) gasneti_fatalerror("gasnet_init: out of memory");
   gasnetc_exit_timeout = gasneti_getenv_double("GASNET_EXITTIMEOUT", gasnetc_exit_timeout);
-  if (gasnetc_exit_timeout < 0)
-    gasneti_fatalerror("GASNET_EXITTIMEOUT=%g is negative", gasnetc_exit_timeout);
+  if (gasnetc_exit_timeout < 0) gasnetc_exit_timeout = 0; /* as on the other conduits */
   gasneti_fatalsignal_hook = gasnetc_fatalsignal;
   struct sigaction cur;
   if (sigaction(GASNETC_NOTICE_SIGNAL, NULL, &cur) != 0 || cur.sa_handler != SIG_DFL)
