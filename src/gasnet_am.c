@@ -218,11 +218,19 @@ int gasnet_AMGetMsgSource(gasnet_token_t token, gasnet_node_t *srcindex) {
   return GASNET_OK;
 }
 
+/* A message for an index no handler was registered at: the call that
+ * sent it (e.g. gasnet_AMRequestShort2), its sender and the index. */
+__attribute__((noreturn, cold, noinline)) static void
+gasneti_am_unregistered(const struct gasneti_token_s *token, const gasneti_am_t *msg) {
+  static const char *const kind[3] = {"Short", "Medium", "Long"};
+  gasneti_fatalerror("gasnet_AM%s%s%u from node %u: AM handler index %u is not registered",
+                     msg->is_request ? "Request" : "Reply", kind[msg->category % 3],
+                     (unsigned)msg->numargs, (unsigned)token->src, (unsigned)msg->handler);
+}
+
 void gasneti_am_deliver(struct gasneti_token_s *token, const gasneti_am_t *msg) {
   gasneti_handler_fn_t fn = gasneti_handler_table[msg->handler];
-  if (!fn)
-    gasneti_fatalerror("AM handler index %u is not registered (message from node %u)",
-                       (unsigned)msg->handler, (unsigned)token->src);
+  if (!fn) gasneti_am_unregistered(token, msg);
   if (gasneti_event_on('A')) gasneti_am_event(gasneti_am_ran_names, "src", token->src, msg);
   gasneti_handler_ctx_t saved = gasneti_handler_ctx;
   gasneti_handler_ctx = msg->is_request ? GASNETI_CTX_REQUEST : GASNETI_CTX_REPLY;

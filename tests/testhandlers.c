@@ -14,7 +14,10 @@
  *   testhandlers reqinreq     a request handler sends a request
  *   testhandlers replyinreply a reply handler replies
  *   testhandlers tworeplies   a request handler replies twice
- * The last three must make the library end the job with a non-zero status
+ *   testhandlers unregistered, unregistered_long, unregistered_reply
+ *                             a Short request, a Long request, a reply for
+ *                             an index nobody registered
+ * The last six must make the library end the job with a non-zero status
  * and a message; if the bad call returns instead, the program exits 0 so
  * that expect_fail.sh reports the failure. */
 #include "test.h"
@@ -221,6 +224,36 @@ static int misuse_test(int *argc, char ***argv, int request_index) {
   gasnet_exit(0);
 }
 
+/* A message for an index nobody registered ends the job, naming the call
+ * that sent it, its sender and the index: a request (Short, or Long whose
+ * payload lands first), or a reply from a registered request handler. */
+static void unregistered_reply_handler(gasnet_token_t token) {
+  GASNET_Safe(gasnet_AMReplyShort1(token, 203, 7));
+}
+
+static int unregistered_test(int *argc, char ***argv, const char *how) {
+  static gasnet_handlerentry_t t[] = {{156, (void (*)())unregistered_reply_handler}};
+  test_init_handlers(argc, argv, 1 << 20, t, 1);
+  test_barrier();
+  gasnet_node_t last = TEST_NODES - 1;
+  if (TEST_MYNODE == 0) {
+    if (!strcmp(how, "request")) {
+      GASNET_Safe(gasnet_AMRequestShort2(last, 201, 1, 2));
+    } else if (!strcmp(how, "long")) {
+      static char payload[8192];
+      char *dest = (char *)test_seg(last);
+      GASNET_Safe(gasnet_AMRequestLong1(last, 202, payload, sizeof payload, dest, 3));
+    } else {
+      GASNET_Safe(gasnet_AMRequestShort0(last, 156));
+    }
+  }
+  double deadline = test_now() + MISUSE_WAIT;
+  GASNET_BLOCKUNTIL(test_now() > deadline);
+  fprintf(stderr, "node %u: testhandlers: no fatal error %.0fs after the message\n",
+          (unsigned)TEST_MYNODE, MISUSE_WAIT);
+  gasnet_exit(0);
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "assign";
   if (!strcmp(mode, "assign")) return assign_test(&argc, &argv);
@@ -233,6 +266,9 @@ int main(int argc, char **argv) {
   if (!strcmp(mode, "reqinreq")) return misuse_test(&argc, &argv, 150);
   if (!strcmp(mode, "replyinreply")) return misuse_test(&argc, &argv, 154);
   if (!strcmp(mode, "tworeplies")) return misuse_test(&argc, &argv, 155);
+  if (!strcmp(mode, "unregistered")) return unregistered_test(&argc, &argv, "request");
+  if (!strcmp(mode, "unregistered_long")) return unregistered_test(&argc, &argv, "long");
+  if (!strcmp(mode, "unregistered_reply")) return unregistered_test(&argc, &argv, "reply");
   fprintf(stderr, "testhandlers: unknown mode '%s'\n", mode);
   return 2;
 }
