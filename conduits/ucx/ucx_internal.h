@@ -7,10 +7,11 @@
  *
  * An AM is one UCP active message (one AM id for all) whose UCP header is
  * ours: a 32-byte gasnetc_hdr_t and the handler arguments, padded to 16
- * bytes; its data is the Medium or Long payload. Every AM is sent eagerly
+ * bytes; its data is the Medium or Long payload. An AM is sent eagerly
  * (UCP_AM_SEND_FLAG_EAGER), so the receive callback gets it whole and
  * copies it: a Medium into a packet kept until delivery, a Long straight
- * into the segment. Control messages (credits, the barrier's fence, exit
+ * into the segment. A large payload to a peer of this host goes by
+ * rendezvous instead, and the callback fetches it into those places. Control messages (credits, the barrier's fence, exit
  * notices) use the same id and are acted on in the callback.
  *
  * Order: every AM carries its number in its stream (sender, receiver,
@@ -187,6 +188,9 @@ extern void gasnetc_rma_attach(void);
 /* A Long of nbytes to dest, large enough to go by RMA: put it at its
  * destination and wait until it is there (lock not held); 1 if done. */
 extern int gasnetc_rma_long_payload(gasnet_node_t dest, const gasneti_am_t *msg);
+/* dest's segment is mapped into this process: UCX reaches it through its
+ * shared-memory transports. */
+extern int gasnetc_peer_mapped(gasnet_node_t node);
 
 /* ------------------------------------------------------------ ucx_exit.c */
 extern void gasnetc_exit_init(void);

@@ -1,8 +1,8 @@
 /* ucx_poll.c: receiving. A poll progresses the UCP worker a bounded
  * amount (under the lock in PAR); the AM callback, which UCX runs inside
  * that progress, acts on control messages at once, writes a Long's payload
- * into the segment, and keeps every AM as a packet queued in its stream's
- * order. Then, without the lock, the poll delivers: first replies, then
+ * into the segment (or starts fetching a rendezvous payload), and keeps
+ * every AM as a packet queued in its stream's order. Then, without the lock, the poll delivers: first replies, then
  * (unless it polls replies only) requests, each queue by one thread at a
  * time so every stream is handled in the order it was sent. A reply-only
  * poll still progresses the worker, so a node waiting to send a reply
@@ -135,6 +135,43 @@ static void gasnetc_arrived_am(const gasnetc_hdr_t *h, const void *header, size_
   gasnetc_accept(p);
 }
 
+/* A rendezvous AM: fetch its payload into a packet (Medium) or straight
+ * into the segment (Long); the packet joins its stream once the data is
+ * there, which may be after later messages of the stream (gasnetc_accept
+ * holds those). */
+static void gasnetc_fetched(void *request, ucs_status_t status, size_t length, void *user_data) {
+  gasnetc_pkt_t *p = user_data;
+  if (status != UCS_OK)
+    gasneti_fatalerror("ucx conduit: fetching a %zu-byte payload from node %u "
+                       "(ucp_am_recv_data_nbx) failed: %s",
+                       (size_t)p->hdr.nbytes, (unsigned)p->hdr.src, ucs_status_string(status));
+  (void)length;
+  ucp_request_free(request);
+  gasnetc_accept(p);
+}
+
+static void gasnetc_arrived_rndv(const gasnetc_hdr_t *h, const void *header, size_t hlen,
+                                 void *desc, size_t len) {
+  if (h->numargs > 16 || hlen != sizeof(*h) + gasnetc_args_bytes(h->numargs))
+    gasnetc_bad_message(h, hlen, len, "its arguments are cut short");
+  if ((h->category != GASNETI_AM_MEDIUM && h->category != GASNETI_AM_LONG) ||
+      (h->flags & GASNETC_F_IN_PLACE) || len != h->nbytes)
+    gasnetc_bad_message(h, hlen, len, "a rendezvous payload it cannot carry");
+  int medium = h->category == GASNETI_AM_MEDIUM;
+  gasnetc_pkt_t *p = gasnetc_pkt_alloc(hlen + (medium ? len : 0));
+  memcpy(&p->hdr, header, hlen);
+  void *into = medium ? gasnetc_pkt_payload(p) : (void *)(uintptr_t)h->addr;
+  ucp_request_param_t param;
+  param.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+  param.cb.recv_am = gasnetc_fetched;
+  param.user_data = p;
+  void *req = ucp_am_recv_data_nbx(gasnetc_ucx.worker, desc, into, len, &param);
+  if (UCS_PTR_IS_ERR(req))
+    gasnetc_ucx_fail("gasnet_AMPoll", "fetching an AM payload (ucp_am_recv_data_nbx)",
+                     UCS_PTR_STATUS(req));
+  if (!req) gasnetc_accept(p); /* already there */
+}
+
 static ucs_status_t gasnetc_am_arrived(void *arg, const void *header, size_t hlen, void *data,
                                        size_t len, const ucp_am_recv_param_t *param) {
   (void)arg;
@@ -144,12 +181,16 @@ static ucs_status_t gasnetc_am_arrived(void *arg, const void *header, size_t hle
   memcpy(&h, header, sizeof(h));
   if (h.src >= gasneti_nodes || h.src == gasneti_mynode)
     gasnetc_bad_message(&h, hlen, len, "from no other node of this job");
-  if (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)
-    gasnetc_bad_message(&h, hlen, len, "sent by rendezvous, not eagerly");
+  int rndv = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0;
+  if (rndv && h.kind != GASNETC_K_REQUEST && h.kind != GASNETC_K_REPLY)
+    gasnetc_bad_message(&h, hlen, len, "a control message sent by rendezvous");
   gasnetc_credit_returned((gasnet_node_t)h.src, h.credits);
   switch ((gasnetc_kind_t)h.kind) {
     case GASNETC_K_REQUEST:
-    case GASNETC_K_REPLY: gasnetc_arrived_am(&h, header, hlen, data, len); break;
+    case GASNETC_K_REPLY:
+      if (rndv) gasnetc_arrived_rndv(&h, header, hlen, data, len);
+      else gasnetc_arrived_am(&h, header, hlen, data, len);
+      break;
     case GASNETC_K_CREDIT: break;
     case GASNETC_K_FENCE: gasnetc_fence_asked_by((gasnet_node_t)h.src, h.seq); break;
     case GASNETC_K_FENCE_ACK: gasnetc_fence_answered(); break;

@@ -166,6 +166,8 @@ static int gasnetc_rma_get_nb(void *dest, gasnet_node_t node, const void *src, s
   return 1;
 }
 
+int gasnetc_peer_mapped(gasnet_node_t node) { return gasnetc_mapped && gasnetc_mapped[node]; }
+
 /* Only where the segment is mapped: over a network UCX emulates (TCP in
  * UCX 1.13), a put and a flush cost two round trips and more than the
  * payload inline (docs/ucx-conduit.md, "Measurements"). */
