@@ -1,7 +1,9 @@
 /* gasnet_core.h for the ucx conduit: active messages and one-sided put/get
  * over UCX's UCP API (UCP active messages and RMA), on one host or many.
- * Every node has a private segment registered with UCP; nodes on one host
- * reach each other through UCX's own shared-memory transports. Installed
+ * The processes of a host share memory (PSHM): each one's segment lives in
+ * its supernode's shared region (GASNET_SUPERNODE_MAXSIZE caps a
+ * supernode), and AMs and put/get between them never enter UCX; every
+ * segment is registered with UCP for the nodes of other hosts. Installed
  * as include/ucx-conduit/gasnet_core.h. */
 #ifndef GASNET_CORE_H
 #define GASNET_CORE_H
@@ -14,7 +16,7 @@
 #define GASNET_CORE_VERSION 0.9
 #define GASNET_CORE_VERSION_STR "0.9"
 
-#define GASNET_PSHM 0
+#define GASNET_PSHM 1
 #define GASNET_ALIGNED_SEGMENTS 0
 #define GASNET_MAXNODES 65535
 

@@ -10,12 +10,13 @@ ucx_CONDUIT_SOURCES = \
 	conduits/ucx/ucx_fence.c \
 	conduits/ucx/ucx_rma.c \
 	conduits/ucx/ucx_exit.c \
-	src/gasnet_xmem_none.c \
+	conduits/ucx/ucx_shm.c \
+	$(SHM_LAYER_SOURCES) \
 	$(BOOTSTRAP_SOURCES)
-ucx_CONDUIT_CPPFLAGS = $(UCX_CFLAGS) $(BOOTSTRAP_CPPFLAGS)
+ucx_CONDUIT_CPPFLAGS = $(UCX_CFLAGS) $(BOOTSTRAP_CPPFLAGS) $(SHM_LAYER_CPPFLAGS)
 ucx_CONDUIT_LIBS = $(UCX_LIBS) $(BOOTSTRAP_LIBS)
 ucx_CONDUIT_CC = $(CC)
 ucx_CONDUIT_LAUNCHER_SED =
-noinst_HEADERS += conduits/ucx/ucx_internal.h
+noinst_HEADERS += conduits/ucx/ucx_internal.h conduits/ucx/ucx_shm.h
 include conduits/ucx/conduit.mk
 EXTRA_DIST += tests/ucx/run_launch.sh

@@ -12,7 +12,7 @@
  * The exchange is closed after attach (PMIx_Finalize: the launcher
  * expects it before a node ends). */
 #define _GNU_SOURCE
-#include "ucx_internal.h"
+#include "ucx_shm.h"
 
 #include "gasnet_bootstrap.h"
 
@@ -42,7 +42,7 @@ static void gasnetc_boot_check(int rc, const char *call) {
 /* The exchange's calls, during which an exit notice ends this node at
  * once (ucx_exit.c: a node waiting for the others at start-up has nothing
  * to finish). */
-static void gasnetc_allgather(const void *mine, size_t len, void *all, const char *call) {
+void gasnetc_boot_allgather(const void *mine, size_t len, void *all, const char *call) {
   gasnetc_exit_bootstrap_enter();
   int rc = gasneti_bootstrap_allgather(&gasnetc_boot, mine, len, all);
   gasnetc_exit_bootstrap_leave();
@@ -218,7 +218,7 @@ static void gasnetc_exchange_addresses(uint32_t max_len, const void *mine, size_
   uint8_t *block = gasnetc_calloc(1, max_len);
   uint8_t *all = gasnetc_calloc(gasneti_nodes, max_len);
   memcpy(block, mine, len);
-  gasnetc_allgather(block, max_len, all, "gasnet_init");
+  gasnetc_boot_allgather(block, max_len, all, "gasnet_init");
   sigset_t old;
   gasnetc_signals_block(&old);
   for (gasnet_node_t i = 0; i < gasneti_nodes; i++)
@@ -262,12 +262,18 @@ int gasnetc_init(int *argc, char ***argv) {
   gethostname(mine.hostname, sizeof(mine.hostname) - 1);
   mine.max_segsize = gasnetc_read_max_segsize(gasnetc_count_local(&mine));
   gasnetc_max_local = (uintptr_t)mine.max_segsize;
-  gasnetc_allgather(&mine, sizeof(mine), all, "gasnet_init");
+  gasnetc_boot_allgather(&mine, sizeof(mine), all, "gasnet_init");
   gasnetc_learn_peers(all);
   uint32_t max_len = 0;
-  for (gasnet_node_t i = 0; i < gasneti_nodes; i++)
+  uint64_t *max_segsize = gasnetc_calloc(gasneti_nodes, sizeof(uint64_t));
+  for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
     if (all[i].address_len > max_len) max_len = all[i].address_len;
+    max_segsize[i] = all[i].max_segsize;
+  }
   free(all);
+  gasnetc_ucx_shm_init(max_segsize);
+  free(max_segsize);
+  gasnetc_max_local = gasnetc_ucx_shm_max_local(gasnetc_max_local);
   gasnetc_exchange_addresses(max_len, address, address_len);
   ucp_worker_release_address(u->worker, address);
   return GASNET_OK;
@@ -283,12 +289,21 @@ typedef struct {
   uint32_t rkey_len;
 } gasnetc_seginfo_t;
 
+/* UCP allocates the segment, so UCX's shared-memory transports can reach
+ * it; a supernode member's is its slot in the region, which UCP registers
+ * for the nodes of other hosts. */
 static ucs_status_t gasnetc_map_segment(uintptr_t segsize, void **addr_p) {
   ucp_mem_map_params_t mp;
   memset(&mp, 0, sizeof(mp));
   mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_LENGTH | UCP_MEM_MAP_PARAM_FIELD_FLAGS;
   mp.length = segsize;
   mp.flags = UCP_MEM_MAP_ALLOCATE;
+  void *slot = gasnetc_ucx_shm_segment();
+  if (slot) {
+    mp.field_mask |= UCP_MEM_MAP_PARAM_FIELD_ADDRESS;
+    mp.address = slot;
+    mp.flags = 0;
+  }
   ucs_status_t st = ucp_mem_map(gasnetc_ucx.context, &mp, &gasnetc_ucx.segment_mem);
   if (st != UCS_OK) return st;
   ucp_mem_attr_t attr;
@@ -307,7 +322,7 @@ static void gasnetc_exchange_rkeys(const gasnetc_seginfo_t *info, const void *rk
   uint8_t *block = gasnetc_calloc(1, max_len);
   uint8_t *all = gasnetc_calloc(gasneti_nodes, max_len);
   if (len) memcpy(block, rkey, len);
-  gasnetc_allgather(block, max_len, all, "gasnet_attach");
+  gasnetc_boot_allgather(block, max_len, all, "gasnet_attach");
   for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
     if (i == gasneti_mynode || !info[i].rkey_len) continue;
     ucs_status_t st = ucp_ep_rkey_unpack(gasnetc_ucx.ep[i], all + (size_t)i * max_len,
@@ -331,7 +346,7 @@ int gasnetc_attach_segment(uintptr_t segsize) {
   mine.size = segsize;
   mine.err = (int32_t)st;
   mine.rkey_len = st == UCS_OK ? (uint32_t)rkey_len : 0;
-  gasnetc_allgather(&mine, sizeof(mine), all, "gasnet_attach");
+  gasnetc_boot_allgather(&mine, sizeof(mine), all, "gasnet_attach");
   int failed = -1;
   for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
     gasneti_seginfo[i].addr = (void *)(uintptr_t)all[i].addr;
@@ -358,9 +373,8 @@ int gasnetc_attach_segment(uintptr_t segsize) {
 void gasnetc_nodeinfo(gasnet_nodeinfo_t *table) {
   for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
     table[i].host = gasnetc_ucx.host[i];
-    table[i].supernode = i; /* private segments */
-    table[i].offset = 0;
   }
+  gasnetc_ucx_shm_nodeinfo(table);
 }
 
 unsigned gasnetc_local_processes(void) {

@@ -148,6 +148,10 @@ static inline int gasnetc_trylock(void) {
 /* Fatal: "<call>: <what> failed: <UCX's reason>". */
 extern void gasnetc_ucx_fail(const char *call, const char *what, ucs_status_t st) GASNETI_NORETURN;
 
+/* The bootstrap exchange's allgather (start-up and attach only), during
+ * which an exit notice ends this node at once. */
+extern void gasnetc_boot_allgather(const void *mine, size_t len, void *all, const char *call);
+
 /* Wait for a UCP request (lock not held), progressing the worker; NULL and
  * errors encoded as pointers are accepted. Returns its status. */
 extern ucs_status_t gasnetc_request_wait(void *req);

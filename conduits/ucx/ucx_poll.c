@@ -8,7 +8,7 @@
  * poll still progresses the worker, so a node waiting to send a reply
  * keeps receiving; the requests it takes in wait in the queue, bounded by
  * the senders' credits. */
-#include "ucx_internal.h"
+#include "ucx_shm.h"
 
 #include "gasnet_copy.h"
 
@@ -269,9 +269,8 @@ static int gasnetc_deliver_list(gasnetc_pkt_t *list, int ch) {
   return n;
 }
 
-static int gasnetc_poll(int replies_only) {
-  gasnetc_exit_check();
-  gasnetc_liveness_check();
+/* What came through UCX: progress, then deliver. */
+static int gasnetc_poll_ucx(int replies_only) {
   if (!gasnetc_trylock()) { /* another thread is progressing: let it run */
     sched_yield();
     return 0;
@@ -282,6 +281,16 @@ static int gasnetc_poll(int replies_only) {
   gasnetc_unlock();
   n += gasnetc_deliver_list(replies, GASNETC_CH_REP);
   n += gasnetc_deliver_list(requests, GASNETC_CH_REQ);
+  return n;
+}
+
+/* The supernode's rings first (no lock), then UCX (ucx_shm.h: not at
+ * every poll when the supernode is the whole job). */
+static int gasnetc_poll(int replies_only) {
+  gasnetc_exit_check();
+  gasnetc_liveness_check();
+  int n = gasnetc_ucx_shm_poll(replies_only);
+  if (gasnetc_ucx_shm_ucx_due()) n += gasnetc_poll_ucx(replies_only);
   gasnetc_exit_check();
   return n;
 }

@@ -19,7 +19,7 @@
  * Completions come from the worker's progress, which every poll and every
  * blocking wait drives. Smaller transfers and memsets stay with
  * extended-ref's AM protocols. Every UCX call is under the conduit lock. */
-#include "ucx_internal.h"
+#include "ucx_shm.h"
 
 #include "gasnet_copy.h"
 #include "gasnet_extended_conduit.h"
@@ -107,7 +107,11 @@ static void gasnetc_check(ucs_status_t st, const char *call, const char *what) {
 }
 
 /* ------------------------------------------------------------ the slots */
+/* A supernode member is the shared-memory layer's: copies, or (with
+ * GASNET_SMP_PUTGET=am) extended-ref's AMs through the rings. */
 static int gasnetc_rma_put(gasnet_node_t node, void *dest, const void *src, size_t nbytes) {
+  if (gasnetc_shm_is_member(node))
+    return gasnetc_ucx_shm_direct && gasnetc_shm_put(node, dest, src, nbytes);
   if (gasnetc_direct_put(node, dest, src, nbytes)) return 1;
   if (!gasnetc_rma_takes(node, nbytes)) return 0;
   gasnetc_lock();
@@ -122,6 +126,8 @@ static int gasnetc_rma_put(gasnet_node_t node, void *dest, const void *src, size
 }
 
 static int gasnetc_rma_get(void *dest, gasnet_node_t node, const void *src, size_t nbytes) {
+  if (gasnetc_shm_is_member(node))
+    return gasnetc_ucx_shm_direct && gasnetc_shm_get(dest, node, src, nbytes);
   if (gasnetc_direct_get(dest, node, src, nbytes)) return 1;
   if (!gasnetc_rma_takes(node, nbytes)) return 0;
   ucp_request_param_t param;
@@ -134,9 +140,15 @@ static int gasnetc_rma_get(void *dest, gasnet_node_t node, const void *src, size
   return 1;
 }
 
+static int gasnetc_rma_memset(gasnet_node_t node, void *dest, int val, size_t nbytes) {
+  return gasnetc_shm_is_member(node) && gasnetc_ucx_shm_direct &&
+         gasnetc_shm_memset(node, dest, val, nbytes);
+}
+
 static int gasnetc_rma_put_nb(gasnet_node_t node, void *dest, const void *src, size_t nbytes,
                               int bulk, gasnete_done_t *done) {
-  if (gasnetc_mapped[node] || !gasnetc_rma_takes(node, nbytes)) return 0;
+  if (gasnetc_shm_is_member(node) || gasnetc_mapped[node] || !gasnetc_rma_takes(node, nbytes))
+    return 0;
   gasnetc_lock();
   void *req = gasnetc_put_start(node, dest, src, nbytes);
   if (bulk && req && !UCS_PTR_IS_ERR(req)) {
@@ -155,7 +167,8 @@ static int gasnetc_rma_put_nb(gasnet_node_t node, void *dest, const void *src, s
 
 static int gasnetc_rma_get_nb(void *dest, gasnet_node_t node, const void *src, size_t nbytes,
                               gasnete_done_t *done) {
-  if (gasnetc_mapped[node] || !gasnetc_rma_takes(node, nbytes)) return 0;
+  if (gasnetc_shm_is_member(node) || gasnetc_mapped[node] || !gasnetc_rma_takes(node, nbytes))
+    return 0;
   ucp_request_param_t param;
   gasnetc_rma_param(&param, done);
   gasnetc_lock();
@@ -176,12 +189,19 @@ int gasnetc_rma_long_payload(gasnet_node_t dest, const gasneti_am_t *msg) {
 }
 
 /* ------------------------------------------------------------ the table */
-static void gasnetc_run_arrived(void) { gasnetc_fence_run_own(); }
+/* The barrier's AM fence: requests through UCX are made sure of by their
+ * senders (ucx_fence.c), those through the rings by their receivers, and
+ * those a node sent itself outside the rings are run here. */
+static void gasnetc_run_arrived(void) {
+  if (gasnetc_shm.members) gasnetc_shm_run_arrived_requests(gasnetc_am_poll);
+  gasnetc_fence_run_own();
+}
 
 static gasnete_conduit_ops_t gasnetc_ucx_ops = {
     .name = "ucx",
     .put = gasnetc_rma_put,
     .get = gasnetc_rma_get,
+    .memset = gasnetc_rma_memset,
     .put_nb = gasnetc_rma_put_nb,
     .get_nb = gasnetc_rma_get_nb,
     .am_fence_start = gasnetc_fence_start,
@@ -197,7 +217,7 @@ static void gasnetc_find_mapped(void) {
   if (!gasnetc_mapped || !gasnetc_mapped_offset) gasneti_fatalerror("gasnet_attach: out of memory");
   for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
     void *base = gasneti_seginfo[i].addr, *local = NULL;
-    if (!gasnetc_ucx.rkey[i] || !gasneti_seginfo[i].size) continue;
+    if (!gasnetc_ucx.rkey[i] || !gasneti_seginfo[i].size || gasnetc_shm_is_member(i)) continue;
     if (ucp_rkey_ptr(gasnetc_ucx.rkey[i], (uint64_t)(uintptr_t)base, &local) != UCS_OK) continue;
     gasnetc_mapped[i] = 1;
     gasnetc_mapped_offset[i] = (intptr_t)((uintptr_t)local - (uintptr_t)base);
@@ -205,6 +225,7 @@ static void gasnetc_find_mapped(void) {
 }
 
 void gasnetc_rma_attach(void) {
+  gasnetc_ucx_shm_attach(&gasnetc_ucx_ops);
   gasnetc_find_mapped();
   gasnete_register_conduit_ops(&gasnetc_ucx_ops);
 }

@@ -16,7 +16,7 @@
  * again, and the message is in the transport's hands, so it arrives even
  * if this node computes from now on and never polls. A request first takes a credit for its receiver,
  * polling (and so delivering) while it has none. */
-#include "ucx_internal.h"
+#include "ucx_shm.h"
 
 #include "gasnet_copy.h"
 
@@ -190,11 +190,19 @@ static void gasnetc_send_am(gasnet_node_t dest, const gasneti_am_t *msg) {
   }
 }
 
+/* A member of this node's supernode is reached through the shared-memory
+ * layer's rings (ucx_shm.c), any other node through UCX. */
 void gasnetc_am_request(gasnet_node_t dest, gasneti_am_t *msg) {
   gasnetc_exit_check();
-  gasnetc_send_am(dest, msg);
+  if (gasnetc_shm_is_member(dest))
+    gasnetc_shm_request(dest, msg, gasnetc_am_poll);
+  else
+    gasnetc_send_am(dest, msg);
 }
 
 void gasnetc_am_reply(struct gasneti_token_s *token, gasneti_am_t *msg) {
-  gasnetc_send_am(token->src, msg);
+  if (gasnetc_shm_is_member(token->src))
+    gasnetc_shm_reply(token->src, msg, gasnetc_am_poll_replies);
+  else
+    gasnetc_send_am(token->src, msg);
 }
