@@ -38,20 +38,6 @@ int gasnetc_mpi_shm_direct;
 GASNETI_THREAD_LOCAL unsigned gasnetc_mpi_shm_polls;
 static gasnet_node_t *gasnetc_mpi_supernode; /* [nodes]: the first node of each one's supernode */
 
-/* ------------------------------------------------------------ settings */
-/* A count from variable name: decimal digits only; unset or empty is 0. */
-static unsigned gasnetc_mpi_shm_count(const char *name, const char *dflt_desc,
-                                      const char *meaning) {
-  const char *text = gasneti_getenv_verbose(name, dflt_desc);
-  if (!text || !*text) return 0;
-  char *end;
-  errno = 0;
-  unsigned long long n = strtoull(text, &end, 10);
-  if (*end || errno || text[strspn(text, "0123456789")])
-    gasneti_fatalerror("gasnet_init: %s=\"%s\" is not %s", name, text, meaning);
-  return n > GASNET_MAXNODES ? GASNET_MAXNODES : (unsigned)n;
-}
-
 /* ------------------------------------------------------------ waiting */
 /* Start-up exchanges are waited on yielding the processor: processes that
  * arrive first must not take the cores from those still starting. */
@@ -73,7 +59,7 @@ static void gasnetc_mpi_shm_allgather(const void *mine, void *all, int count, MP
 
 /* ------------------------------------------------------------ hosts */
 void gasnetc_mpi_pretend_hosts(MPI_Comm *host_p) {
-  unsigned size = gasnetc_mpi_shm_count("GASNET_MPI_HOST_SIZE", "0 (the real hosts)",
+  unsigned size = gasnetc_shm_read_count("GASNET_MPI_HOST_SIZE", "0 (the real hosts)",
                                         "a number of ranks per pretend host (0: the real hosts)");
   if (!size) return;
   MPI_Comm pretend;
@@ -160,7 +146,7 @@ static void gasnetc_mpi_shm_learn_supernodes(gasnet_node_t first) {
 }
 
 void gasnetc_mpi_shm_init(void) {
-  unsigned maxsize = gasnetc_mpi_shm_count(
+  unsigned maxsize = gasnetc_shm_read_count(
       "GASNET_SUPERNODE_MAXSIZE", "0 (the whole host)",
       "a number of processes per supernode (0: the whole host, 1: no shared memory)");
 #if defined(GASNET_SEGMENT_EVERYTHING)

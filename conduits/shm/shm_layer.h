@@ -112,6 +112,14 @@ static inline void *gasnetc_shm_translate(gasnet_node_t node, const void *addr) 
   return (void *)((uintptr_t)addr + (uintptr_t)gasnetc_shm.offset[node]);
 }
 
+/* A count of processes from the environment (GASNET_SUPERNODE_MAXSIZE
+ * and the like): decimal digits only, unset or empty is 0, at most
+ * GASNET_MAXNODES; anything else is a fatal error naming the variable,
+ * the value and `meaning`. dflt_desc is what GASNET_VERBOSEENV shows for
+ * an unset variable. */
+extern unsigned gasnetc_shm_read_count(const char *name, const char *dflt_desc,
+                                       const char *meaning);
+
 /* ------------------------------------------------------------ passing the region (shm_share.c)
  * The leader (the creator) listens on an abstract-namespace socket
  * (name_p receives gasnet-<pid>-<random>-shm) before the others learn the

@@ -160,3 +160,15 @@ void gasnetc_shm_barrier(void (*idle)(void)) {
     }
   }
 }
+
+/* ------------------------------------------------------------ settings */
+unsigned gasnetc_shm_read_count(const char *name, const char *dflt_desc, const char *meaning) {
+  const char *text = gasneti_getenv_verbose(name, dflt_desc);
+  if (!text || !*text) return 0;
+  char *end;
+  errno = 0;
+  unsigned long long n = strtoull(text, &end, 10);
+  if (*end || errno || text[strspn(text, "0123456789")])
+    gasneti_fatalerror("gasnet_init: %s=\"%s\" is not %s", name, text, meaning);
+  return n > GASNET_MAXNODES ? GASNET_MAXNODES : (unsigned)n;
+}

@@ -4,9 +4,11 @@
  * launcher's socket under gasnetrun_ucx, PMIx under Open MPI's mpirun),
  * creates the UCP context and worker, and gives every node the others'
  * pid, host name, largest segment, credit window and worker address in two
- * allgathers; then it creates an endpoint to every other node. gasnet_attach
- * maps the segment through UCP (ucp_mem_map allocates it, so UCX's
- * shared-memory transports can reach it), packs its remote key, and
+ * allgathers, forms the supernodes (ucx_shm.c, a third); then it creates an
+ * endpoint to every other node. gasnet_attach maps the segment through UCP
+ * (a supernode member's is its slot, which UCP registers; otherwise
+ * ucp_mem_map allocates it, so UCX's shared-memory transports can reach
+ * it), packs its remote key, and
  * exchanges address, size, the outcome and the key; every node unpacks
  * every key, and every node returns the same error if any node failed.
  * The exchange is closed after attach (PMIx_Finalize: the launcher

@@ -29,15 +29,6 @@ int gasnetc_ucx_shm_quiet;
 GASNETI_THREAD_LOCAL unsigned gasnetc_ucx_shm_polls;
 static gasnet_node_t *gasnetc_supernode; /* per node: the first node of its supernode */
 
-static unsigned gasnetc_read_maxsize(void) {
-  int64_t n = gasneti_getenv_int("GASNET_SUPERNODE_MAXSIZE", 0);
-  if (n < 0)
-    gasneti_fatalerror("gasnet_init: GASNET_SUPERNODE_MAXSIZE=%lld is negative (0: the whole "
-                       "host, 1: no shared memory)",
-                       (long long)n);
-  return n > GASNET_MAXNODES ? GASNET_MAXNODES : (unsigned)n;
-}
-
 /* Every node's supernode: its host's nodes in order, cut into groups of
  * maxsize (0: one group), each named by its first node. */
 static void gasnetc_group(unsigned maxsize) {
@@ -97,7 +88,9 @@ static void gasnetc_region(const uint64_t *max_segsize, int wanted) {
 }
 
 void gasnetc_ucx_shm_init(const uint64_t *max_segsize) {
-  unsigned maxsize = gasnetc_read_maxsize();
+  unsigned maxsize = gasnetc_shm_read_count(
+      "GASNET_SUPERNODE_MAXSIZE", "0 (the whole host)",
+      "a number of processes per supernode (0: the whole host, 1: no shared memory)");
   gasnetc_group(maxsize);
   unsigned members = 0;
   for (gasnet_node_t i = 0; i < gasneti_nodes; i++)

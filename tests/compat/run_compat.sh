@@ -140,9 +140,9 @@ run_collective_exit() { # DIR NODES RUNS [late]
 
 # Barrier flags on every implementation the conduit offers (SMP: the
 # shared-memory one, where the job is one supernode, on the conduits with
-# shared memory between processes: smp and mpi).
+# shared memory between processes: smp, mpi and ucx).
 case $CONDUIT in
-  smp|mpi) BARRIERS="SMP AMDISSEM AMCENTRAL" ;;
+  smp|mpi|ucx) BARRIERS="SMP AMDISSEM AMCENTRAL" ;;
   *) BARRIERS="AMDISSEM AMCENTRAL" ;;
 esac
 run_barriers() { # DIR NODES

@@ -31,9 +31,14 @@
 #                    AM through MPI) vs Open MPI over TCP (the same
 #                    transport options, through GASNET_MPIRUN_ARGS)
 #             and, when asked for (not in the default):
-#               ucx    ucx conduit vs Open MPI over its UCX pml, both with
-#                      UCX's default transports (its shared memory here)
-#               ucxtcp the same with UCX_TLS=tcp,self for both
+#               ucx    ucx conduit (the host's processes one supernode:
+#                      the shared-memory layer) vs Open MPI over its UCX
+#                      pml with UCX's default transports (its shared memory
+#                      here)
+#               ucxshm the same, ours with GASNET_SUPERNODE_MAXSIZE=1:
+#                      every AM through UCX's shared memory too
+#               ucxtcp ours with GASNET_SUPERNODE_MAXSIZE=1, both with
+#                      UCX_TLS=tcp,self
 #   SYNC      my (default) or all: ours with IN_MYSYNC|OUT_MYSYNC or
 #             IN_ALLSYNC|OUT_ALLSYNC; mpicollperf's twin of each (the top
 #             of tests/perf/mpicollperf.c)
@@ -96,7 +101,7 @@ build_ours() { # CONDUIT
 build_ours smp
 need "$ours" "tests/conformance.sh -B smp"
 case ,$tables, in *,mpi,* | *,pshm,*) build_ours mpi; need "$ours_mpi" "tests/conformance.sh -B mpi" ;; esac
-case ,$tables, in *,ucx,* | *,ucxtcp,*) build_ours ucx; need "$ours_ucx" "configure found UCX" ;; esac
+case ,$tables, in *,ucx,* | *,ucxshm,* | *,ucxtcp,*) build_ours ucx; need "$ours_ucx" "configure found UCX" ;; esac
 # Open MPI over UCX: its UCX pml, allowed every transport and device UCX
 # offers (by default Open MPI takes the pml only on InfiniBand-class ones).
 UCX_PML_ARGS="--mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any"
@@ -138,12 +143,17 @@ while [ "$r" -le "$runs" ]; do
     if has tcp || has mpi; then
       job mpi_tcp "$r" "$MPIRUN" $mpirun_opts $TCP_ARGS -np "$nodes" "$twin" $bench "$@"
     fi
-    if has ucx; then
-      job ours_ucx "$r" "$ucx_run" -n "$nodes" "$ours_ucx" -O $bench "$@"
+    if has ucx || has ucxshm; then
       job mpi_ucx "$r" "$MPIRUN" $mpirun_opts $UCX_PML_ARGS -np "$nodes" "$twin" $bench "$@"
     fi
+    if has ucx; then
+      job ours_ucx "$r" "$ucx_run" -n "$nodes" "$ours_ucx" -O $bench "$@"
+    fi
+    if has ucxshm; then
+      job ours_ucxshm "$r" env GASNET_SUPERNODE_MAXSIZE=1 "$ucx_run" -n "$nodes" "$ours_ucx" -O $bench "$@"
+    fi
     if has ucxtcp; then
-      job ours_ucxtcp "$r" env UCX_TLS=tcp,self "$ucx_run" -n "$nodes" "$ours_ucx" -O $bench "$@"
+      job ours_ucxtcp "$r" env UCX_TLS=tcp,self GASNET_SUPERNODE_MAXSIZE=1 "$ucx_run" -n "$nodes" "$ours_ucx" -O $bench "$@"
       job mpi_ucxtcp "$r" "$MPIRUN" $mpirun_opts $UCX_PML_ARGS -x UCX_TLS=tcp,self -np "$nodes" "$twin" $bench "$@"
     fi
   }
@@ -157,6 +167,7 @@ done
   has tcp && echo "tcp,ours_smp,mpi_tcp,smp conduit vs Open MPI over TCP ($TCP_ARGS)"
   has mpi && echo "mpi,ours_mpi,mpi_tcp,mpi conduit over TCP, no shared memory, vs Open MPI over TCP ($TCP_ARGS)"
   has ucx && echo "ucx,ours_ucx,mpi_ucx,ucx conduit vs Open MPI over its UCX pml, UCX's default transports"
+  has ucxshm && echo "ucxshm,ours_ucxshm,mpi_ucx,ucx conduit without supernodes (UCX's shared memory) vs Open MPI over its UCX pml"
   has ucxtcp && echo "ucxtcp,ours_ucxtcp,mpi_ucxtcp,ucx conduit vs Open MPI over its UCX pml, both UCX_TLS=tcp,self"
 } >"$tmp/tables"
 
