@@ -186,27 +186,14 @@ static void gasnetc_mpi_shm_idle(void) {
   gasnetc_exit_check();
 }
 
-static const gasnete_barrier_impl_t *const gasnetc_mpi_shm_barriers[] = {
-    &gasnetc_shm_barrier_impl, NULL};
-
 void gasnetc_mpi_shm_attach(gasnete_conduit_ops_t *ops) {
   if (!gasnetc_shm.members) return;
-  gasnetc_shm_set_segments(gasneti_seginfo);
-  gasnetc_shm_xmem_attach(gasnetc_mpi_shm_idle);
-  gasnetc_mpi_shm_direct = gasnetc_shm_putget_direct();
-  int whole = gasnetc_shm_whole_job();
-  if (whole) {
-    ops->barriers = gasnetc_mpi_shm_barriers;
-    ops->default_barrier = "SMP";
-  }
-  gasnetc_mpi_shm_quiet = whole;
+  gasnetc_mpi_shm_direct = gasnetc_shm_attach_members(ops, gasnetc_mpi_shm_idle);
+  gasnetc_mpi_shm_quiet = gasnetc_shm_whole_job();
 }
 
 void gasnetc_mpi_shm_nodeinfo(gasnet_nodeinfo_t *table) {
-  for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
-    table[i].supernode = gasnetc_mpi_supernode ? gasnetc_mpi_supernode[i] : i;
-    table[i].offset = gasnetc_shm_is_member(i) ? gasnetc_shm.offset[i] : 0;
-  }
+  gasnetc_shm_fill_nodeinfo(table, gasnetc_mpi_supernode);
 }
 
 /* ------------------------------------------------------------ exit */

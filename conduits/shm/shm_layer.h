@@ -112,6 +112,17 @@ static inline void *gasnetc_shm_translate(gasnet_node_t node, const void *addr) 
   return (void *)((uintptr_t)addr + (uintptr_t)gasnetc_shm.offset[node]);
 }
 
+/* For a conduit whose supernodes are parts of the job (mpi, ucx), at
+ * attach, once gasneti_seginfo is complete, on a member: the offsets
+ * (gasnetc_shm_set_segments), the cross-memory probe (idle() while it
+ * waits for the other members), and, when the supernode is the whole job,
+ * the SMP barrier as ops' default. Returns whether put/get/memset to the
+ * members are copies (gasnetc_shm_putget_direct). */
+extern int gasnetc_shm_attach_members(gasnete_conduit_ops_t *ops, void (*idle)(void));
+/* gasnetc_nodeinfo's supernode (supernode[i]: its first node; NULL: every
+ * node its own) and offset columns. */
+extern void gasnetc_shm_fill_nodeinfo(gasnet_nodeinfo_t *table, const gasnet_node_t *supernode);
+
 /* A count of processes from the environment (GASNET_SUPERNODE_MAXSIZE
  * and the like): decimal digits only, unset or empty is 0, at most
  * GASNET_MAXNODES; anything else is a fatal error naming the variable,

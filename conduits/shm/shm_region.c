@@ -161,6 +161,27 @@ void gasnetc_shm_barrier(void (*idle)(void)) {
   }
 }
 
+/* ------------------------------------------------------------ a conduit's attach */
+static const gasnete_barrier_impl_t *const gasnetc_shm_barriers[] = {&gasnetc_shm_barrier_impl,
+                                                                     NULL};
+
+int gasnetc_shm_attach_members(gasnete_conduit_ops_t *ops, void (*idle)(void)) {
+  gasnetc_shm_set_segments(gasneti_seginfo);
+  gasnetc_shm_xmem_attach(idle);
+  if (gasnetc_shm_whole_job()) {
+    ops->barriers = gasnetc_shm_barriers;
+    ops->default_barrier = "SMP";
+  }
+  return gasnetc_shm_putget_direct();
+}
+
+void gasnetc_shm_fill_nodeinfo(gasnet_nodeinfo_t *table, const gasnet_node_t *supernode) {
+  for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
+    table[i].supernode = supernode ? supernode[i] : i;
+    table[i].offset = gasnetc_shm_is_member(i) ? gasnetc_shm.offset[i] : 0;
+  }
+}
+
 /* ------------------------------------------------------------ settings */
 unsigned gasnetc_shm_read_count(const char *name, const char *dflt_desc, const char *meaning) {
   const char *text = gasneti_getenv_verbose(name, dflt_desc);

@@ -394,7 +394,8 @@ static void gasnetc_fatalsignal(int sig) {
   if (__atomic_exchange_n(&gasnetc_exiting, 1, __ATOMIC_ACQ_REL)) return;
   gasnetc_in_signal = 1;
   gasnetc_exit_state = GASNETC_EXIT_PROTOCOL;
-  if (gasnetc_told) gasnetc_exit_protocol(gasnetc_notice(128 + sig, 1), gasnetc_now() + GASNETC_FATAL_WAIT, 0);
+  if (gasnetc_told)
+    gasnetc_exit_protocol(gasnetc_notice(128 + sig, 1), gasnetc_now() + GASNETC_FATAL_WAIT, 0);
 }
 
 void gasnetc_exit_init(void) {

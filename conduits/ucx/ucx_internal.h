@@ -10,9 +10,12 @@
  * bytes; its data is the Medium or Long payload. An AM is sent eagerly
  * (UCP_AM_SEND_FLAG_EAGER), so the receive callback gets it whole and
  * copies it: a Medium into a packet kept until delivery, a Long straight
- * into the segment. A large payload to a peer of this host goes by
- * rendezvous instead, and the callback fetches it into those places. Control messages (credits, the barrier's fence, exit
- * notices) use the same id and are acted on in the callback.
+ * into the segment. A large payload to a peer of this host outside its
+ * supernode goes by rendezvous instead, and the callback fetches it into
+ * those places. Control messages (credits, the barrier's fence, exit
+ * notices) use the same id and are acted on in the callback. AMs between
+ * members of a supernode never come here: they use the shared-memory
+ * layer's rings (ucx_shm.c).
  *
  * Order: every AM carries its number in its stream (sender, receiver,
  * request or reply); the receiver queues each stream in that order,

@@ -1,13 +1,15 @@
-/* ucx_poll.c: receiving. A poll progresses the UCP worker a bounded
- * amount (under the lock in PAR); the AM callback, which UCX runs inside
- * that progress, acts on control messages at once, writes a Long's payload
- * into the segment (or starts fetching a rendezvous payload), and keeps
- * every AM as a packet queued in its stream's order. Then, without the lock, the poll delivers: first replies, then
- * (unless it polls replies only) requests, each queue by one thread at a
- * time so every stream is handled in the order it was sent. A reply-only
- * poll still progresses the worker, so a node waiting to send a reply
- * keeps receiving; the requests it takes in wait in the queue, bounded by
- * the senders' credits. */
+/* ucx_poll.c: receiving. A poll first delivers what waits in this node's
+ * shared-memory rings (its supernode's AMs, ucx_shm.c), then progresses
+ * the UCP worker a bounded amount (under the lock in PAR); the AM
+ * callback, which UCX runs inside that progress, acts on control messages
+ * at once, writes a Long's payload into the segment (or starts fetching a
+ * rendezvous payload), and keeps every AM as a packet queued in its
+ * stream's order. Then, without the lock, the poll delivers: first
+ * replies, then (unless it polls replies only) requests, each queue by
+ * one thread at a time so every stream is handled in the order it was
+ * sent. A reply-only poll still progresses the worker, so a node waiting
+ * to send a reply keeps receiving; the requests it takes in wait in the
+ * queue, bounded by the senders' credits. */
 #include "ucx_shm.h"
 
 #include "gasnet_copy.h"

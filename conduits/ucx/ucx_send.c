@@ -1,21 +1,24 @@
 /* ucx_send.c: sending active messages and control messages.
  *
- * An AM's header (ours, with the arguments) is the UCP AM header and its
- * payload the UCP data. They go with UCP_AM_SEND_FLAG_EAGER, so the
- * receiver's callback has the whole message, except payloads of
- * GASNET_UCX_RNDV_THRESHOLD bytes or more to a peer reached through UCX's
- * shared memory: those go by rendezvous (UCP_AM_SEND_FLAG_RNDV), the
- * receiver fetches the payload straight into its packet or, for a Long,
- * into its segment (ucx_poll.c), and the send completes once it has. (An
- * eager 64 KiB Medium is cut into the transport's fragments, put back
- * together by UCX and copied again by us: rendezvous moved 5 times as
- * many bytes per second; over TCP it was 2-3 times slower than eager.) The header is copied into a
- * buffer of its own that the send's completion frees. When UCX has not
- * finished a send at return (a large payload, a busy TCP socket), the
- * sender waits, progressing the worker: the payload is then the caller's
- * again, and the message is in the transport's hands, so it arrives even
- * if this node computes from now on and never polls. A request first takes a credit for its receiver,
- * polling (and so delivering) while it has none. */
+ * An AM to a member of this node's supernode goes through the
+ * shared-memory layer's rings (ucx_shm.c); to any other node it is one
+ * UCP active message. Its header (ours, with the arguments) is the UCP AM
+ * header and its payload the UCP data. It goes with
+ * UCP_AM_SEND_FLAG_EAGER, so the receiver's callback has the whole
+ * message, except a payload of GASNET_UCX_RNDV_THRESHOLD bytes or more to
+ * a peer reached through UCX's shared memory: that goes by rendezvous
+ * (UCP_AM_SEND_FLAG_RNDV), the receiver fetches it straight into its
+ * packet or, for a Long, into its segment (ucx_poll.c), and the send
+ * completes once it has. (An eager 64 KiB Medium is cut into the
+ * transport's fragments, put back together by UCX and copied again by
+ * us: rendezvous moved 5 times as many bytes per second; over TCP it was
+ * 2-3 times slower than eager.) The header is copied into a buffer of its
+ * own that the send's completion frees. When UCX has not finished a send
+ * at return (a large payload, a busy TCP socket), the sender waits,
+ * progressing the worker: the payload is then the caller's again, and the
+ * message is in the transport's hands, so it arrives even if this node
+ * computes from now on and never polls. A request first takes a credit
+ * for its receiver, polling (and so delivering) while it has none. */
 #include "ucx_shm.h"
 
 #include "gasnet_copy.h"
