@@ -64,24 +64,40 @@ static void gasnetc_detached_done(void *request, ucs_status_t status, void *user
   ucp_request_free(request);
 }
 
-/* Start a UCP AM carrying a copy of hdr (len bytes) and the payload; lock
- * held. Returns UCX's request (NULL when already complete, or detached:
- * nobody waits for it). */
+/* Payloads up to this size of an AM its sender waits for are first
+ * offered to UCX for immediate completion, with the header where the
+ * caller has it (which stays there until the caller's wait is over): most
+ * small messages then need no copy of the header, and no request. */
+#define GASNETC_IMMEDIATE_MAX 4096
+
+/* Start a UCP AM carrying hdr (len bytes) and the payload; lock held.
+ * Returns UCX's request (NULL when already complete, or detached: nobody
+ * waits for it). */
 static void *gasnetc_am_start(gasnet_node_t dest, const void *hdr, size_t len, const void *payload,
                               size_t nbytes, int detached) {
-  void *copy = malloc(len);
-  if (!copy) gasneti_fatalerror("ucx conduit: out of memory for a message header");
-  memcpy(copy, hdr, len);
   ucp_request_param_t param;
-  param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK |
-                       UCP_OP_ATTR_FIELD_USER_DATA;
   param.flags = nbytes >= gasnetc_rndv_threshold && gasnetc_peer_mapped(dest)
                     ? UCP_AM_SEND_FLAG_RNDV
                     : UCP_AM_SEND_FLAG_EAGER;
+  void *req;
+  if (!detached && param.flags == UCP_AM_SEND_FLAG_EAGER && nbytes <= GASNETC_IMMEDIATE_MAX) {
+    param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL;
+    req = ucp_am_send_nbx(gasnetc_ucx.ep[dest], GASNETC_AM_ID, hdr, len, payload, nbytes, &param);
+    if (!UCS_PTR_IS_ERR(req)) return req; /* done (NULL), or the caller waits */
+    if (UCS_PTR_STATUS(req) != UCS_ERR_NO_RESOURCE) {
+      gasnetc_peer_lost(dest, UCS_PTR_STATUS(req));
+      return NULL;
+    }
+  }
+  /* It will take a while: the header must live until UCX is done. */
+  void *copy = malloc(len);
+  if (!copy) gasneti_fatalerror("ucx conduit: out of memory for a message header");
+  memcpy(copy, hdr, len);
+  param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK |
+                       UCP_OP_ATTR_FIELD_USER_DATA;
   param.cb.send = detached ? gasnetc_detached_done : gasnetc_header_free;
   param.user_data = copy;
-  void *req = ucp_am_send_nbx(gasnetc_ucx.ep[dest], GASNETC_AM_ID, copy, len, payload, nbytes,
-                              &param);
+  req = ucp_am_send_nbx(gasnetc_ucx.ep[dest], GASNETC_AM_ID, copy, len, payload, nbytes, &param);
   if (req == NULL) free(copy);
   else if (UCS_PTR_IS_ERR(req)) {
     free(copy);
