@@ -163,6 +163,9 @@ extern int gasneti_wait_mode;
 extern void gasneti_wait_init(unsigned local_processes);
 /* Back off once inside a wait loop that has already polled. */
 extern void gasneti_wait_backoff(unsigned *spins);
+/* Set while a blocking wait (gasneti_wait_step) polls: a conduit that holds
+ * messages back to pack them (GASNET_AM_COALESCE) sends them then. */
+extern GASNETI_THREAD_LOCAL int gasneti_wait_polling;
 /* The job is ending: another node has exited, and this node noticed at
  * noticed_ns. May it go on toward its own exit (a collective exit where
  * it finishes last: its main thread computes, prints, polls, or waits for
