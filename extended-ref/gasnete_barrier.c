@@ -151,6 +151,7 @@ static void gasnete_barrier_arrive(void) {
 
 static void gasnete_barrier_fence_start(void) {
   const gasnete_conduit_ops_t *ops = gasnete_barrier_ops;
+  gasneti_am_flush(); /* requests packed for later go before the notify */
   if (ops && ops->am_fence_start && !ops->am_fence_start())
     gasnete_barrier_state.fencing = 1;
   else

@@ -59,6 +59,11 @@ extern int gasneti_barrier_pending(void);
  * calls that are illegal inside handlers. */
 extern int gasneti_in_handler(void);
 
+/* Send every client request held back for packing (GASNET_AM_COALESCE,
+ * docs/user-guide.md). A barrier's notify calls it: the barrier is a fence
+ * for active messages. A no-op when nothing is held. */
+extern void gasneti_am_flush(void);
+
 /* A layer that runs several threads per process that wait in GASNet (the
  * collectives' images, its progress thread) says how many, so that the
  * default wait mode (GASNET_WAIT_MODE unset) blocks instead of spinning

@@ -98,6 +98,10 @@ static int gasneti_am_request(gasnet_node_t dest, gasneti_am_t *am, const char *
                        call, (unsigned)am->handler, (unsigned)dest);
   gasneti_am_check_payload(am, dest, call);
   if (gasneti_event_on('A')) gasneti_am_event(gasneti_am_sent_names, "dest", dest, am);
+  if (gasneti_am_coalescing) {
+    if (gasneti_am_coalesce_take(dest, am)) return GASNET_OK;
+    gasneti_am_coalesce_flush_to(dest);
+  }
   gasnetc_am_request(dest, am);
   return GASNET_OK;
 }

@@ -38,6 +38,7 @@ int gasneti_init(int *argc, char ***argv, int *linkcheck, int *conduit_linkcheck
   gasneti_events_init();
   gasneti_debug_init();
   gasneti_wait_init(gasnetc_local_processes());
+  gasneti_am_coalesce_init();
   if (gasneti_trace_on('I'))
     gasneti_trace_printf('I', "INIT nodes=%u pid=%d", (unsigned)gasneti_nodes, (int)getpid());
   return GASNET_OK;

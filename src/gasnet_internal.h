@@ -149,6 +149,20 @@ struct gasneti_token_s {
   void *conduit_data;
 };
 
+/* ------------------------------------------------------------ packing (gasnet_am_coalesce.c)
+ * GASNET_AM_COALESCE: small client requests wait in a batch per
+ * destination, sent as one Medium to the core handler
+ * GASNETI_HANDLER_BUNDLE. gasneti_am_coalescing says whether it is on;
+ * take packs a request (1) or declines it (0); flush_to sends dest's batch
+ * before a request that is not packed; polled is called by every
+ * gasnet_AMPoll, gasneti_am_flush (gasnet_hooks.h) by every wait step. */
+#define GASNETI_HANDLER_BUNDLE 1
+extern int gasneti_am_coalescing;
+extern void gasneti_am_coalesce_init(void);
+extern int gasneti_am_coalesce_take(gasnet_node_t dest, const gasneti_am_t *am);
+extern void gasneti_am_coalesce_flush_to(gasnet_node_t dest);
+extern void gasneti_am_coalesce_polled(void);
+
 /* Run the handler of a delivered message (called by conduits). */
 extern void gasneti_am_deliver(struct gasneti_token_s *token, const gasneti_am_t *msg);
 /* Call a handler with the signature its category and arity demand. */
@@ -163,9 +177,6 @@ extern int gasneti_wait_mode;
 extern void gasneti_wait_init(unsigned local_processes);
 /* Back off once inside a wait loop that has already polled. */
 extern void gasneti_wait_backoff(unsigned *spins);
-/* Set while a blocking wait (gasneti_wait_step) polls: a conduit that holds
- * messages back to pack them (GASNET_AM_COALESCE) sends them then. */
-extern GASNETI_THREAD_LOCAL int gasneti_wait_polling;
 /* The job is ending: another node has exited, and this node noticed at
  * noticed_ns. May it go on toward its own exit (a collective exit where
  * it finishes last: its main thread computes, prints, polls, or waits for

@@ -61,6 +61,7 @@ int gasneti_progress_run(void) {
 
 int gasnet_AMPoll(void) {
   if (!gasneti_attach_done) return GASNET_OK; /* nothing can arrive before attach */
+  if (gasneti_am_coalescing) gasneti_am_coalesce_polled();
   gasnetc_am_poll();
   gasneti_progress_run();
   return GASNET_OK;

@@ -151,15 +151,10 @@ void gasneti_wait_backoff(unsigned *spins) {
 /* A step that handled messages starts the back-off again: a node that is
  * serving requests while it waits must answer the next one promptly, not
  * after a nap earned by earlier idle steps. */
-GASNETI_THREAD_LOCAL int gasneti_wait_polling;
-
 void gasneti_wait_step(unsigned *spins) {
   int work = 0;
-  if (gasneti_attach_done) {
-    gasneti_wait_polling = 1;
-    work = gasnetc_am_poll() + gasneti_progress_run();
-    gasneti_wait_polling = 0;
-  }
+  if (gasneti_am_coalescing) gasneti_am_flush(); /* a waiter sends what it packed */
+  if (gasneti_attach_done) work = gasnetc_am_poll() + gasneti_progress_run();
   if (work) {
     *spins = 0;
     gasneti_wait_note();

@@ -2,6 +2,7 @@
 # together with their own, once per thread mode.
 CORE_SOURCES = \
 	src/gasnet_am.c \
+	src/gasnet_am_coalesce.c \
 	src/gasnet_am_invoke.c \
 	src/gasnet_debug.c \
 	src/gasnet_env.c \

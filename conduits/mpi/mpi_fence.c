@@ -21,7 +21,6 @@
  * counts. Messages that find no free send slot wait in a queue sent at the
  * next poll. Lock held unless said otherwise. */
 #include "mpi_internal.h"
-#include "shm_layer.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -99,7 +98,6 @@ void gasnetc_fence_note_request(gasnet_node_t dest, gasnet_handler_t handler) {
 /* Lock not held. */
 int gasnetc_fence_start(void) {
   gasnetc_mpi_t *m = &gasnetc_mpi;
-  gasnetc_shm_coalesce_flush_all(); /* packed requests out, before the lock: it may poll */
   gasnetc_lock();
   unsigned asked = gasnetc_fence_dirty.n;
   __atomic_add_fetch(&gasnetc_fence_unanswered, asked, __ATOMIC_ACQ_REL);

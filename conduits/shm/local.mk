@@ -6,7 +6,6 @@
 SHM_LAYER_SOURCES = \
 	conduits/shm/shm_am.c \
 	conduits/shm/shm_barrier.c \
-	conduits/shm/shm_coalesce.c \
 	conduits/shm/shm_putget.c \
 	conduits/shm/shm_region.c \
 	conduits/shm/shm_ring.c \

@@ -26,7 +26,7 @@ static void gasnetc_shm_fill_slot(gasnetc_shm_ring_t *ring, gasnetc_shm_slot_t *
   hdr->buffer = (uint32_t)buffer;
   memcpy(hdr->args, msg->args, msg->numargs * sizeof(gasnet_handlerarg_t));
   if (!msg->nbytes) return;
-  if (msg->category == GASNETI_AM_MEDIUM || msg->category == GASNETC_SHM_BUNDLE) {
+  if (msg->category == GASNETI_AM_MEDIUM) {
     memcpy(gasnetc_shm_ring_payload(ring, slot), msg->payload, msg->nbytes);
   } else if (msg->category == GASNETI_AM_LONG) {
     void *to = gasnetc_shm_translate(dest, msg->dest_addr);
@@ -62,31 +62,15 @@ static void gasnetc_shm_send(gasnetc_shm_ring_t *ring, gasnet_node_t dest,
 }
 
 void gasnetc_shm_request(gasnet_node_t dest, const gasneti_am_t *msg, int (*poll)(void)) {
-  if (gasnetc_shm_coalesce_enabled()) {
-    unsigned member = (unsigned)gasnetc_shm.node_member[dest];
-    if (gasnetc_shm_coalescible(dest, msg)) {
-      gasnetc_shm_coalesce_add(member, msg);
-      return;
-    }
-    gasnetc_shm_coalesce_flush_to(member);
-  }
   gasnetc_shm_send(&gasnetc_shm_queues_of(dest)->requests, dest, msg, poll);
-}
-
-void gasnetc_shm_send_bundle(gasnet_node_t dest, const gasneti_am_t *bundle, int (*poll)(void)) {
-  gasnetc_shm_send(&gasnetc_shm_queues_of(dest)->requests, dest, bundle, poll);
 }
 
 void gasnetc_shm_reply(gasnet_node_t dest, const gasneti_am_t *msg, int (*poll)(void)) {
   gasnetc_shm_send(&gasnetc_shm_queues_of(dest)->replies, dest, msg, poll);
 }
 
-/* Run the message in a slot (or the messages of a bundle); returns how
- * many ran. */
-static int gasnetc_shm_deliver(gasnetc_shm_ring_t *ring, gasnetc_shm_slot_t *slot) {
+static void gasnetc_shm_deliver(gasnetc_shm_ring_t *ring, gasnetc_shm_slot_t *slot) {
   const gasnetc_shm_msg_header_t *hdr = &slot->hdr;
-  if (hdr->category == GASNETC_SHM_BUNDLE)
-    return gasnetc_shm_deliver_bundle(hdr->src, slot->payload, hdr->nbytes);
   gasneti_am_t msg;
   msg.category = hdr->category;
   msg.handler = hdr->handler;
@@ -101,7 +85,6 @@ static int gasnetc_shm_deliver(gasnetc_shm_ring_t *ring, gasnetc_shm_slot_t *slo
   gasneti_am_deliver(&token, &msg);
   if (hdr->category == GASNETI_AM_MEDIUM && gasnetc_shm_payload_buffered(hdr->nbytes))
     gasnetc_shm_buffer_free(ring, hdr->buffer);
-  return 1;
 }
 
 /* Requests of this member's ring taken and not yet released, counted by
@@ -123,20 +106,21 @@ static gasnetc_shm_slot_t *gasnetc_shm_take(gasnetc_shm_ring_t *ring, int reques
   return slot;
 }
 
-/* Take at most GASNETC_SHM_DRAIN_MAX slots per poll, so a steady
+/* Deliver at most GASNETC_SHM_DRAIN_MAX messages per poll, so a steady
  * flood cannot keep a poller inside forever, and a poller far behind its
  * senders takes their messages in as it needs them: what it takes before
  * the client wants it is copied out into a store (the collectives' early
  * arrivals) instead of staying in the ring. */
 #define GASNETC_SHM_DRAIN_MAX 32
 static int gasnetc_shm_drain(gasnetc_shm_ring_t *ring, int requests) {
-  int n = 0, slots = 0;
+  int n = 0;
   uint64_t pos;
   gasnetc_shm_slot_t *slot;
-  while (slots++ < GASNETC_SHM_DRAIN_MAX && (slot = gasnetc_shm_take(ring, requests, &pos))) {
-    n += gasnetc_shm_deliver(ring, slot);
+  while (n < GASNETC_SHM_DRAIN_MAX && (slot = gasnetc_shm_take(ring, requests, &pos))) {
+    gasnetc_shm_deliver(ring, slot);
     gasnetc_shm_ring_release(slot, pos);
     if (requests) gasnetc_shm_running_add(-1);
+    n++;
   }
   return n;
 }
@@ -146,7 +130,6 @@ int gasnetc_shm_poll_replies(void) {
 }
 
 int gasnetc_shm_poll(void) {
-  gasnetc_shm_coalesce_poll();
   gasnetc_shm_queues_t *mine = &gasnetc_shm.queues[gasnetc_shm.my_member];
   int n = gasnetc_shm_drain(&mine->replies, 0);
   return n + gasnetc_shm_drain(&mine->requests, 1);

@@ -146,29 +146,6 @@ static inline void gasnetc_shm_tsan_release(void) {}
 static inline void gasnetc_shm_tsan_acquire(void) {}
 #endif
 
-/* shm_coalesce.c: small client requests packed per destination
- * (GASNET_AM_COALESCE). A batch of at most GASNETC_SHM_COALESCE_BYTES
- * travels in one slot, as a message of category GASNETC_SHM_BUNDLE whose
- * first argument counts the messages; only Mediums of at most
- * GASNETC_SHM_COALESCE_PAYLOAD bytes and Shorts are packed. 4 KiB: at 16
- * bytes an update, 170 updates a slot, and a batch still fits the slot
- * without a payload buffer. */
-#define GASNETC_SHM_BUNDLE 3
-#define GASNETC_SHM_COALESCE_BYTES 4096
-#define GASNETC_SHM_COALESCE_PAYLOAD 512
-_Static_assert(GASNETC_SHM_COALESCE_BYTES <= GASNETC_SHM_SLOT_INLINE,
-               "a batch travels inside its slot");
-extern void gasnetc_shm_coalesce_init(void);
-extern int gasnetc_shm_coalesce_enabled(void);
-extern int gasnetc_shm_coalescible(gasnet_node_t dest, const gasneti_am_t *msg);
-extern void gasnetc_shm_coalesce_add(unsigned member, const gasneti_am_t *msg);
-extern void gasnetc_shm_coalesce_flush_to(unsigned member);
-extern void gasnetc_shm_coalesce_poll(void);
-extern int gasnetc_shm_deliver_bundle(gasnet_node_t src, const uint8_t *data, size_t bytes);
-/* shm_am.c: a bundle into the destination's request ring. */
-extern void gasnetc_shm_send_bundle(gasnet_node_t dest, const gasneti_am_t *bundle,
-                                    int (*poll)(void));
-
 /* shm_ring.c */
 extern void gasnetc_shm_ring_configure(unsigned members);
 extern void gasnetc_shm_ring_init(gasnetc_shm_ring_t *ring);

@@ -158,10 +158,6 @@ extern int gasnetc_shm_poll_replies(void);
  * request already in this member's ring, polling with poll(), and return
  * once each handler has returned (docs/extended.md). */
 extern void gasnetc_shm_run_arrived_requests(int (*poll)(void));
-/* GASNET_AM_COALESCE (shm_coalesce.c): send every packed request now. A
- * conduit calls it when a barrier is notified (am_fence_start), before
- * taking any lock of its own: it may poll this member's rings. */
-extern void gasnetc_shm_coalesce_flush_all(void);
 
 /* ------------------------------------------------------------ put/get (shm_putget.c)
  * extended-ref's conduit ops (gasnet_extended_conduit.h): direct copies

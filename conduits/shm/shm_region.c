@@ -112,7 +112,6 @@ void gasnetc_shm_set_members(unsigned my_member, const gasnet_node_t *member_nod
     gasnetc_shm.node_member[member_node[m]] = (int32_t)m;
   }
   gasnetc_shm_my_line()->pid = (int32_t)getpid();
-  gasnetc_shm_coalesce_init();
 }
 
 void gasnetc_shm_publish_segment(void *addr, uintptr_t segsize) {

@@ -20,18 +20,10 @@ static const gasnete_barrier_impl_t *const gasnetc_smp_barriers[] = {&gasnetc_sh
  * barrier: the barrier's AM fence needs only the run of what has arrived. */
 static void gasnetc_smp_run_arrived(void) { gasnetc_shm_run_arrived_requests(gasnetc_am_poll); }
 
-/* Requests packed for later (GASNET_AM_COALESCE) go into the rings before
- * the notify; then nothing is on its way. */
-static int gasnetc_smp_fence_start(void) {
-  gasnetc_shm_coalesce_flush_all();
-  return 1;
-}
-
 static gasnete_conduit_ops_t gasnetc_smp_ops = {
     .name = "smp",
     .barriers = gasnetc_smp_barriers,
     .default_barrier = "SMP",
-    .am_fence_start = gasnetc_smp_fence_start,
     .am_run_arrived = gasnetc_smp_run_arrived,
 };
 

@@ -16,7 +16,6 @@
  * callback waits in a list sent after the worker's progress returns
  * (gasnetc_fence_flush). */
 #include "ucx_internal.h"
-#include "shm_layer.h"
 
 #include <stdlib.h>
 
@@ -62,7 +61,6 @@ void gasnetc_fence_note_request(gasnet_node_t dest, gasnet_handler_t handler) {
 
 /* Lock not held. */
 int gasnetc_fence_start(void) {
-  gasnetc_shm_coalesce_flush_all(); /* packed requests out, before the lock: it may poll */
   gasnetc_lock();
   unsigned asked = gasnetc_fence_dirty.n;
   __atomic_add_fetch(&gasnetc_fence_unanswered, asked, __ATOMIC_ACQ_REL);
