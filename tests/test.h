@@ -210,6 +210,20 @@ static inline double test_now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* "-e VAR=VALUE" from a test's command line into the environment, before
+ * gasnet_init reads it, in every node (each parses its own argv). A pair
+ * without a name or an '=' is a usage error: the job ends 2 naming it. */
+static inline void test_setenv_pair(const char *prog, const char *pair) {
+  const char *eq = strchr(pair, '=');
+  char name[128];
+  if (!eq || eq == pair || (size_t)(eq - pair) >= sizeof name) {
+    fprintf(stderr, "%s: -e %s: expected VAR=VALUE\n", prog, pair);
+    exit(2);
+  }
+  snprintf(name, sizeof name, "%.*s", (int)(eq - pair), pair);
+  setenv(name, eq + 1, 1);
+}
+
 /* xorshift64*: a cheap, seedable generator every thread can own. */
 static inline uint64_t test_rand(uint64_t *state) {
   uint64_t x = *state ? *state : 0x9e3779b97f4a7c15ull;

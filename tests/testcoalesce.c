@@ -54,15 +54,10 @@ static double compute_until(double end) {
   return test_now();
 }
 
-/* -e VAR=VALUE pairs into the environment (a copy: gasnet_init may look
- * at argv); the mode is the last argument. */
+/* -e VAR=VALUE pairs lead; the mode is the last argument. */
 static void set_variables(int argc, char **argv) {
-  for (int i = 1; i + 1 < argc && !strcmp(argv[i], "-e"); i += 2) {
-    char *pair = strdup(argv[i + 1]), *eq = strchr(pair, '=');
-    if (!eq) continue;
-    *eq = '\0';
-    setenv(pair, eq + 1, 1);
-  }
+  for (int i = 1; i + 1 < argc && !strcmp(argv[i], "-e"); i += 2)
+    test_setenv_pair("testcoalesce", argv[i + 1]);
 }
 
 int main(int argc, char **argv) {

@@ -184,19 +184,10 @@ static void round_for(gasnet_node_t target) {
   test_barrier();
 }
 
-/* -e VAR=VALUE: into the environment, before gasnet_init reads it. */
+/* -e VAR=VALUE, anywhere on the command line. */
 static void set_environment(int argc, char **argv) {
-  for (int i = 1; i + 1 < argc; i++) {
-    if (strcmp(argv[i], "-e")) continue;
-    char *eq = strchr(argv[i + 1], '=');
-    if (!eq) {
-      fprintf(stderr, "testpshm: -e needs VAR=VALUE (got '%s')\n", argv[i + 1]);
-      exit(2);
-    }
-    *eq = '\0';
-    setenv(argv[i + 1], eq + 1, 1);
-    *eq = '=';
-  }
+  for (int i = 1; i + 1 < argc; i++)
+    if (!strcmp(argv[i], "-e")) test_setenv_pair("testpshm", argv[++i]);
 }
 
 int main(int argc, char **argv) {

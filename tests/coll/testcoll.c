@@ -600,11 +600,7 @@ int main(int argc, char **argv) {
       forced[op_index(v, (size_t)(eq - v))] = eq + 1;
     } else if (!strcmp(a, "-e")) {
       /* Before gasnet_init, so every node sees it (e.g. GASNET_SMP_PUTGET=am). */
-      const char *eq = strchr(v, '=');
-      if (!eq || eq == v) usage();
-      char name[128];
-      snprintf(name, sizeof name, "%.*s", (int)(eq - v), v);
-      setenv(name, eq + 1, 1);
+      test_setenv_pair("testcoll", v);
     } else if (!strcmp(a, "-S")) {
       if (!strchr(v, '=') || nexpect == MAX_EXPECTED_CHOICES) usage();
       expect_sel[nexpect++] = v;

@@ -521,13 +521,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "-s")) seed = strtoull(v, NULL, 10);
     else if (!strcmp(a, "-w")) watchdog_secs = atoi(v);
     else if (!strcmp(a, "-T")) setenv("GASNET_COLL_PROGRESS_THREAD", v, 1); /* before init */
-    else if (!strcmp(a, "-E")) {
-      const char *eq = strchr(v, '=');
-      if (!eq || eq == v) usage();
-      char name[128];
-      snprintf(name, sizeof name, "%.*s", (int)(eq - v), v);
-      setenv(name, eq + 1, 1);
-    }
+    else if (!strcmp(a, "-E")) test_setenv_pair("testcollnb", v);
     else usage();
   }
   if (count < 8 || early_count < 1) usage();

@@ -785,17 +785,6 @@ static void watchdog(int sig) {
 }
 
 /* "-e VAR=VAL" before gasnet_init: the nodes inherit it. */
-static void set_env(const char *arg) {
-  const char *eq = strchr(arg, '=');
-  char name[128];
-  if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof name) {
-    fprintf(stderr, "testimages: -e %s: expected VAR=VALUE\n", arg);
-    exit(2);
-  }
-  snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
-  setenv(name, eq + 1, 1);
-}
-
 static void usage(void) {
   fprintf(stderr, "usage: testimages [-i K] [-u] [-I LIST] [-n ITERS] [-m BYTES] [-w SECONDS] "
                   "[-T halves|reverse|solo] [-B] [-a OP=ALG]... [-e VAR=VAL]... [-v]\n");
@@ -898,7 +887,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "-I")) list = v;
     else if (!strcmp(a, "-T")) team_mode = v;
     else if (!strcmp(a, "-a")) { if (!coll_force_alg(v)) usage(); }
-    else if (!strcmp(a, "-e")) set_env(v);
+    else if (!strcmp(a, "-e")) test_setenv_pair("testimages", v);
     else usage();
   }
   if (list) k = max_in_list(list);
