@@ -50,6 +50,7 @@ typedef struct {
 typedef struct {
   size_t bytes;   /* used in data */
   uint32_t count; /* messages in it */
+  int listed;     /* in gasneti_co.pending: sent by the next gasneti_am_flush */
   uint8_t *data;  /* GASNETI_COALESCE_BYTES, allocated at first use */
 } gasneti_am_batch_t;
 
@@ -113,7 +114,11 @@ static void gasneti_flush_node(gasnet_node_t node) {
 
 void gasneti_am_flush(void) {
   if (!gasneti_co.npending || gasneti_co.flushing) return;
-  for (unsigned k = 0; k < gasneti_co.npending; k++) gasneti_flush_node(gasneti_co.pending[k]);
+  for (unsigned k = 0; k < gasneti_co.npending; k++) {
+    gasnet_node_t node = gasneti_co.pending[k];
+    gasneti_flush_node(node);
+    gasneti_co.batch[node].listed = 0;
+  }
   gasneti_co.npending = 0;
 }
 
@@ -133,11 +138,9 @@ static uint8_t *gasneti_batch_room(gasnet_node_t dest, size_t need) {
     gasneti_fatalerror("GASNET_AM_COALESCE: out of memory for a batch of %d bytes",
                        GASNETI_COALESCE_BYTES);
   if (b->bytes + need > GASNETI_COALESCE_BYTES) gasneti_flush_node(dest);
-  if (!b->count) {
-    int listed = 0;
-    for (unsigned k = 0; k < gasneti_co.npending && !listed; k++)
-      listed = gasneti_co.pending[k] == dest;
-    if (!listed) gasneti_co.pending[gasneti_co.npending++] = dest;
+  if (!b->listed) {
+    b->listed = 1;
+    gasneti_co.pending[gasneti_co.npending++] = dest;
   }
   uint8_t *at = b->data + b->bytes;
   b->bytes += need;
