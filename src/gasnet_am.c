@@ -87,6 +87,8 @@ static void gasneti_am_check_payload(const gasneti_am_t *am, gasnet_node_t dest,
                        call, am->dest_addr, am->nbytes, (unsigned)dest, (void *)lo, (void *)hi);
 }
 
+GASNETI_THREAD_LOCAL unsigned gasneti_am_requests_issued;
+
 static int gasneti_am_request(gasnet_node_t dest, gasneti_am_t *am, const char *call) {
   if (!gasneti_attach_done) gasneti_fatalerror("%s: called before gasnet_attach", call);
   if (dest >= gasneti_nodes)
@@ -98,6 +100,7 @@ static int gasneti_am_request(gasnet_node_t dest, gasneti_am_t *am, const char *
                        call, (unsigned)am->handler, (unsigned)dest);
   gasneti_am_check_payload(am, dest, call);
   if (gasneti_event_on('A')) gasneti_am_event(gasneti_am_sent_names, "dest", dest, am);
+  gasneti_am_requests_issued++;
   if (gasneti_am_coalescing) {
     if (gasneti_am_coalesce_take(dest, am)) return GASNET_OK;
     gasneti_am_coalesce_flush_to(dest);

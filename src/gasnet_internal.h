@@ -158,6 +158,10 @@ struct gasneti_token_s {
  * gasnet_AMPoll, gasneti_am_flush (gasnet_hooks.h) by every wait step. */
 #define GASNETI_HANDLER_BUNDLE 1
 extern int gasneti_am_coalescing;
+/* Requests this thread has issued through gasnet_AMRequest* (packed or
+ * not): a conduit's pacer (gasnet_pace.h) tells a thread that sends
+ * between polls from one that polls while it waits. */
+extern GASNETI_THREAD_LOCAL unsigned gasneti_am_requests_issued;
 extern void gasneti_am_coalesce_init(void);
 extern int gasneti_am_coalesce_take(gasnet_node_t dest, const gasneti_am_t *am);
 extern void gasneti_am_coalesce_flush_to(gasnet_node_t dest);
@@ -175,6 +179,9 @@ extern int gasneti_progress_run(void);
 /* Wait policy, from GASNET_WAIT_MODE or gasnet_set_waitmode. */
 extern int gasneti_wait_mode;
 extern void gasneti_wait_init(unsigned local_processes);
+/* GASNET_POLL_PACE (default yes): whether a network conduit may rest its
+ * network between polls of a sending thread (gasnet_pace.h). */
+extern int gasneti_pace_enabled;
 /* Back off once inside a wait loop that has already polled. */
 extern void gasneti_wait_backoff(unsigned *spins);
 /* The job is ending: another node has exited, and this node noticed at

@@ -35,6 +35,8 @@ static int gasneti_wait_oversubscribed(unsigned waiters) {
   return cores > 0 && (long)waiters > cores;
 }
 
+int gasneti_pace_enabled = 1;
+
 void gasneti_wait_init(unsigned local_processes) {
   gasneti_wait_local_processes = local_processes ? local_processes : 1;
   int oversubscribed = gasneti_wait_oversubscribed(local_processes);
@@ -45,6 +47,7 @@ void gasneti_wait_init(unsigned local_processes) {
     gasneti_wait_mode = gasneti_parse_waitmode(text);
   else
     gasneti_wait_mode = oversubscribed ? GASNET_WAIT_BLOCK : GASNET_WAIT_SPIN;
+  gasneti_pace_enabled = gasneti_getenv_yesno("GASNET_POLL_PACE", 1);
 }
 
 /* The default counts every thread that waits: with several waiting threads

@@ -18,6 +18,7 @@
 #include "mpi_internal.h"
 
 #include "gasnet_copy.h"
+#include "gasnet_pace.h"
 #include "mpi_shm.h"
 
 #include <stdlib.h>
@@ -286,7 +287,7 @@ static void gasnetc_payloads_poll(unsigned slots, unsigned expected, int *idx,
 static int gasnetc_poll(int replies_only) {
   gasnetc_mpi_t *m = &gasnetc_mpi;
   gasnetc_exit_check();
-  if (!gasnetc_poll_trylock()) return 0;
+  if (!gasnetc_poll_trylock()) return -1;
   gasnetc_send_progress();
   /* idx: MPI_Testsome's output (for the packets, then for the payloads);
    * then the two ready lists. */
@@ -324,16 +325,31 @@ static int gasnetc_poll(int replies_only) {
   return (int)nready;
 }
 
+/* Over TCP an MPI_Testsome that finds nothing costs an epoll or poll
+ * system call: after one, a thread that sends between polls leaves MPI
+ * alone for twice as long as it took (gasnet_pace.h). -1 from
+ * gasnetc_poll: another thread holds the lock. */
+static GASNETI_THREAD_LOCAL gasneti_pace_t gasnetc_pace;
+
+static int gasnetc_poll_paced(int replies_only) {
+  uint64_t start;
+  if (!gasneti_pace_due(&gasnetc_pace, &start)) return 0;
+  int n = gasnetc_poll(replies_only);
+  if (n < 0) return 0;
+  gasneti_pace_looked(&gasnetc_pace, start, n);
+  return n;
+}
+
 /* The supernode's rings first (nothing when there is none), then MPI
  * (mpi_shm.h: not at every poll when the supernode is the whole job). */
 int gasnetc_am_poll(void) {
   int n = gasnetc_mpi_shm_poll();
-  return gasnetc_mpi_shm_mpi_due() ? n + gasnetc_poll(0) : n;
+  return gasnetc_mpi_shm_mpi_due() ? n + gasnetc_poll_paced(0) : n;
 }
 
 int gasnetc_am_poll_replies(void) {
   int n = gasnetc_mpi_shm_poll_replies();
-  return gasnetc_mpi_shm_mpi_due() ? n + gasnetc_poll(1) : n;
+  return gasnetc_mpi_shm_mpi_due() ? n + gasnetc_poll_paced(1) : n;
 }
 
 /* Used by the exit protocol (lock held): handle control messages only. */

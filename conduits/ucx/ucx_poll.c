@@ -13,6 +13,7 @@
 #include "ucx_shm.h"
 
 #include "gasnet_copy.h"
+#include "gasnet_pace.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -271,11 +272,12 @@ static int gasnetc_deliver_list(gasnetc_pkt_t *list, int ch) {
   return n;
 }
 
-/* What came through UCX: progress, then deliver. */
+/* What came through UCX: progress, then deliver. -1: another thread is
+ * progressing the worker (this one yielded to it). */
 static int gasnetc_poll_ucx(int replies_only) {
-  if (!gasnetc_trylock()) { /* another thread is progressing: let it run */
+  if (!gasnetc_trylock()) {
     sched_yield();
-    return 0;
+    return -1;
   }
   int n = gasnetc_progress();
   gasnetc_pkt_t *replies = gasnetc_claim(GASNETC_CH_REP);
@@ -286,13 +288,27 @@ static int gasnetc_poll_ucx(int replies_only) {
   return n;
 }
 
+/* UCX's progress over TCP is an epoll_wait per call: after one that found
+ * nothing, a thread that sends between polls leaves the worker alone for
+ * twice as long as that call took (gasnet_pace.h). */
+static GASNETI_THREAD_LOCAL gasneti_pace_t gasnetc_pace;
+
+static int gasnetc_poll_ucx_paced(int replies_only) {
+  uint64_t start;
+  if (!gasneti_pace_due(&gasnetc_pace, &start)) return 0;
+  int n = gasnetc_poll_ucx(replies_only);
+  if (n < 0) return 0;
+  gasneti_pace_looked(&gasnetc_pace, start, n);
+  return n;
+}
+
 /* The supernode's rings first (no lock), then UCX (ucx_shm.h: not at
  * every poll when the supernode is the whole job). */
 static int gasnetc_poll(int replies_only) {
   gasnetc_exit_check();
   gasnetc_liveness_check();
   int n = gasnetc_ucx_shm_poll(replies_only);
-  if (gasnetc_ucx_shm_ucx_due()) n += gasnetc_poll_ucx(replies_only);
+  if (gasnetc_ucx_shm_ucx_due()) n += gasnetc_poll_ucx_paced(replies_only);
   gasnetc_exit_check();
   return n;
 }
