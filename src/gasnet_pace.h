@@ -88,4 +88,16 @@ static inline void gasneti_pace_looked(gasneti_pace_t *pace, uint64_t start, int
   pace->next_ns = end + (rest < GASNETI_PACE_MAX_NS ? rest : GASNETI_PACE_MAX_NS);
 }
 
+/* A conduit's poll of its network through the pacer: look(arg) returns
+ * what it found, or -1 when another thread holds the network (that teaches
+ * the pacer nothing). 0 when the look was skipped. */
+static inline int gasneti_pace_poll(gasneti_pace_t *pace, int (*look)(int), int arg) {
+  uint64_t start;
+  if (!gasneti_pace_due(pace, &start)) return 0;
+  int n = look(arg);
+  if (n < 0) return 0;
+  gasneti_pace_looked(pace, start, n);
+  return n;
+}
+
 #endif

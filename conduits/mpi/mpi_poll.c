@@ -332,12 +332,7 @@ static int gasnetc_poll(int replies_only) {
 static GASNETI_THREAD_LOCAL gasneti_pace_t gasnetc_pace;
 
 static int gasnetc_poll_paced(int replies_only) {
-  uint64_t start;
-  if (!gasneti_pace_due(&gasnetc_pace, &start)) return 0;
-  int n = gasnetc_poll(replies_only);
-  if (n < 0) return 0;
-  gasneti_pace_looked(&gasnetc_pace, start, n);
-  return n;
+  return gasneti_pace_poll(&gasnetc_pace, gasnetc_poll, replies_only);
 }
 
 /* The supernode's rings first (nothing when there is none), then MPI

@@ -294,12 +294,7 @@ static int gasnetc_poll_ucx(int replies_only) {
 static GASNETI_THREAD_LOCAL gasneti_pace_t gasnetc_pace;
 
 static int gasnetc_poll_ucx_paced(int replies_only) {
-  uint64_t start;
-  if (!gasneti_pace_due(&gasnetc_pace, &start)) return 0;
-  int n = gasnetc_poll_ucx(replies_only);
-  if (n < 0) return 0;
-  gasneti_pace_looked(&gasnetc_pace, start, n);
-  return n;
+  return gasneti_pace_poll(&gasnetc_pace, gasnetc_poll_ucx, replies_only);
 }
 
 /* The supernode's rings first (no lock), then UCX (ucx_shm.h: not at
