@@ -23,7 +23,6 @@
 #include "gasnet_internal.h"
 
 #include <stdint.h>
-#include <time.h>
 
 /* The longest rest after an empty look: bounds the latency pacing adds. */
 #define GASNETI_PACE_MAX_NS 2000u
@@ -41,11 +40,7 @@ typedef struct {
   unsigned issued;  /* gasneti_am_requests_issued at the previous poll */
 } gasneti_pace_t;
 
-static inline uint64_t gasneti_pace_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+static inline uint64_t gasneti_pace_now(void) { return (uint64_t)gasneti_now_ns(); }
 
 /* Whether to look at the network now. *start is the time when this look is
  * to be timed, else 0; pass it to gasneti_pace_looked. */
