@@ -113,6 +113,8 @@ typedef struct {
   int delivering[GASNETC_NCH];         /* a thread is delivering that queue */
   gasnetc_pkt_t *spare;                /* small packets kept for reuse */
   unsigned nspare;
+  gasnetc_pkt_t *spare_big;            /* largest-size packets kept for reuse */
+  unsigned nspare_big;
 } gasnetc_ucx_t;
 
 extern gasnetc_ucx_t gasnetc_ucx;

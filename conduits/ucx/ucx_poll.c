@@ -25,34 +25,60 @@
 /* Packets up to this size (header included) are kept for reuse. */
 #define GASNETC_SMALL_PKT 512
 #define GASNETC_SPARE_MAX 256
+/* Every larger packet is made the size of the largest (a header, 16
+ * arguments and a Medium of GASNETC_MAX_MEDIUM bytes), and up to
+ * GASNETC_BIG_SPARE_MAX of them (2 MiB) are kept for reuse too. Freed
+ * each time, 64 KiB packets made glibc hand the top of its heap back and
+ * fault it in again for the next one: a 1 MiB exchange or gather at 2
+ * nodes over TCP took up to twice as long (docs/ucx-conduit.md,
+ * "Messages"). */
+#define GASNETC_BIG_PKT \
+  (sizeof(gasnetc_hdr_t) + 16 * sizeof(gasnet_handlerarg_t) + GASNETC_MAX_MEDIUM)
+#define GASNETC_BIG_SPARE_MAX 32
 
 /* ------------------------------------------------------------ packets (lock held) */
+static gasnetc_pkt_t *gasnetc_spare_take(gasnetc_pkt_t **list, unsigned *count) {
+  gasnetc_pkt_t *p = *list;
+  if (p) {
+    *list = p->next;
+    (*count)--;
+  }
+  return p;
+}
+
+static int gasnetc_spare_keep(gasnetc_pkt_t **list, unsigned *count, unsigned max,
+                              gasnetc_pkt_t *p) {
+  if (*count >= max) return 0;
+  p->next = *list;
+  *list = p;
+  (*count)++;
+  return 1;
+}
+
 gasnetc_pkt_t *gasnetc_pkt_alloc(size_t size) {
   gasnetc_ucx_t *u = &gasnetc_ucx;
-  if (size <= GASNETC_SMALL_PKT && u->spare) {
-    gasnetc_pkt_t *p = u->spare;
-    u->spare = p->next;
-    u->nspare--;
-    return p;
-  }
-  size_t want = size <= GASNETC_SMALL_PKT ? GASNETC_SMALL_PKT : size;
+  int big = size > GASNETC_SMALL_PKT && size <= GASNETC_BIG_PKT;
+  gasnetc_pkt_t *p = size <= GASNETC_SMALL_PKT ? gasnetc_spare_take(&u->spare, &u->nspare)
+                     : big                     ? gasnetc_spare_take(&u->spare_big, &u->nspare_big)
+                                               : NULL;
+  if (p) return p;
+  size_t want = size <= GASNETC_SMALL_PKT ? GASNETC_SMALL_PKT : big ? GASNETC_BIG_PKT : size;
   void *mem = NULL;
   if (posix_memalign(&mem, 64, offsetof(gasnetc_pkt_t, hdr) + want))
     gasneti_fatalerror("ucx conduit: out of memory for a %zu-byte message", size);
-  gasnetc_pkt_t *p = mem;
+  p = mem;
   p->size = want;
   return p;
 }
 
 static void gasnetc_pkt_free(gasnetc_pkt_t *p) {
   gasnetc_ucx_t *u = &gasnetc_ucx;
-  if (p->size != GASNETC_SMALL_PKT || u->nspare >= GASNETC_SPARE_MAX) {
-    free(p);
-    return;
-  }
-  p->next = u->spare;
-  u->spare = p;
-  u->nspare++;
+  int kept = p->size == GASNETC_SMALL_PKT
+                 ? gasnetc_spare_keep(&u->spare, &u->nspare, GASNETC_SPARE_MAX, p)
+             : p->size == GASNETC_BIG_PKT
+                 ? gasnetc_spare_keep(&u->spare_big, &u->nspare_big, GASNETC_BIG_SPARE_MAX, p)
+                 : 0;
+  if (!kept) free(p);
 }
 
 static void gasnetc_enqueue(gasnetc_queue_t *q, gasnetc_pkt_t *p) {
