@@ -91,6 +91,11 @@ typedef struct {
   gasnetc_pkt_t *head, *tail;
 } gasnetc_queue_t;
 
+typedef struct {
+  gasnetc_pkt_t *head;
+  unsigned count;
+} gasnetc_spare_t;
+
 /* Requests a node may have undelivered at each peer, by default. */
 #define GASNETC_CREDITS_DEFAULT 64
 
@@ -111,10 +116,7 @@ typedef struct {
   gasnetc_pkt_t *(*held)[GASNETC_NCH]; /* per peer and stream: early arrivals, by number */
   gasnetc_queue_t queue[GASNETC_NCH];  /* arrived in order, not yet delivered */
   int delivering[GASNETC_NCH];         /* a thread is delivering that queue */
-  gasnetc_pkt_t *spare;                /* small packets kept for reuse */
-  unsigned nspare;
-  gasnetc_pkt_t *spare_big;            /* largest-size packets kept for reuse */
-  unsigned nspare_big;
+  gasnetc_spare_t spare[2];            /* packets kept for reuse: small, largest */
 } gasnetc_ucx_t;
 
 extern gasnetc_ucx_t gasnetc_ucx;

@@ -22,63 +22,51 @@
 /* Messages delivered per queue, and worker progress calls, per poll. */
 #define GASNETC_POLL_BATCH 32
 #define GASNETC_PROGRESS_MAX 16
-/* Packets up to this size (header included) are kept for reuse. */
+/* A packet is made one of two sizes, and up to a number of each is kept
+ * for reuse: GASNETC_SMALL_PKT bytes (header included) for the messages
+ * that fit, GASNETC_SPARE_MAX of them, and the largest size (a header, 16
+ * arguments and a Medium of GASNETC_MAX_MEDIUM bytes) for every other,
+ * GASNETC_BIG_SPARE_MAX of them (2 MiB). Freed each time, 64 KiB packets
+ * made glibc hand the top of its heap back and fault it in again for the
+ * next one: a 1 MiB exchange or gather at 2 nodes over TCP took up to
+ * twice as long (docs/ucx-conduit.md, "Messages"). */
 #define GASNETC_SMALL_PKT 512
 #define GASNETC_SPARE_MAX 256
-/* Every larger packet is made the size of the largest (a header, 16
- * arguments and a Medium of GASNETC_MAX_MEDIUM bytes), and up to
- * GASNETC_BIG_SPARE_MAX of them (2 MiB) are kept for reuse too. Freed
- * each time, 64 KiB packets made glibc hand the top of its heap back and
- * fault it in again for the next one: a 1 MiB exchange or gather at 2
- * nodes over TCP took up to twice as long (docs/ucx-conduit.md,
- * "Messages"). */
 #define GASNETC_BIG_PKT \
   (sizeof(gasnetc_hdr_t) + 16 * sizeof(gasnet_handlerarg_t) + GASNETC_MAX_MEDIUM)
 #define GASNETC_BIG_SPARE_MAX 32
 
 /* ------------------------------------------------------------ packets (lock held) */
-static gasnetc_pkt_t *gasnetc_spare_take(gasnetc_pkt_t **list, unsigned *count) {
-  gasnetc_pkt_t *p = *list;
-  if (p) {
-    *list = p->next;
-    (*count)--;
-  }
-  return p;
-}
-
-static int gasnetc_spare_keep(gasnetc_pkt_t **list, unsigned *count, unsigned max,
-                              gasnetc_pkt_t *p) {
-  if (*count >= max) return 0;
-  p->next = *list;
-  *list = p;
-  (*count)++;
-  return 1;
-}
-
 gasnetc_pkt_t *gasnetc_pkt_alloc(size_t size) {
-  gasnetc_ucx_t *u = &gasnetc_ucx;
-  int big = size > GASNETC_SMALL_PKT && size <= GASNETC_BIG_PKT;
-  gasnetc_pkt_t *p = size <= GASNETC_SMALL_PKT ? gasnetc_spare_take(&u->spare, &u->nspare)
-                     : big                     ? gasnetc_spare_take(&u->spare_big, &u->nspare_big)
-                                               : NULL;
-  if (p) return p;
-  size_t want = size <= GASNETC_SMALL_PKT ? GASNETC_SMALL_PKT : big ? GASNETC_BIG_PKT : size;
+  if (size > GASNETC_BIG_PKT)
+    gasneti_fatalerror("ucx conduit: a %zu-byte message, larger than any AM", size);
+  int big = size > GASNETC_SMALL_PKT;
+  gasnetc_spare_t *spare = &gasnetc_ucx.spare[big];
+  gasnetc_pkt_t *p = spare->head;
+  if (p) {
+    spare->head = p->next;
+    spare->count--;
+    return p;
+  }
+  size_t made = big ? GASNETC_BIG_PKT : GASNETC_SMALL_PKT;
   void *mem = NULL;
-  if (posix_memalign(&mem, 64, offsetof(gasnetc_pkt_t, hdr) + want))
+  if (posix_memalign(&mem, 64, offsetof(gasnetc_pkt_t, hdr) + made))
     gasneti_fatalerror("ucx conduit: out of memory for a %zu-byte message", size);
   p = mem;
-  p->size = want;
+  p->size = made;
   return p;
 }
 
 static void gasnetc_pkt_free(gasnetc_pkt_t *p) {
-  gasnetc_ucx_t *u = &gasnetc_ucx;
-  int kept = p->size == GASNETC_SMALL_PKT
-                 ? gasnetc_spare_keep(&u->spare, &u->nspare, GASNETC_SPARE_MAX, p)
-             : p->size == GASNETC_BIG_PKT
-                 ? gasnetc_spare_keep(&u->spare_big, &u->nspare_big, GASNETC_BIG_SPARE_MAX, p)
-                 : 0;
-  if (!kept) free(p);
+  int big = p->size == GASNETC_BIG_PKT;
+  gasnetc_spare_t *spare = &gasnetc_ucx.spare[big];
+  if (spare->count >= (big ? GASNETC_BIG_SPARE_MAX : GASNETC_SPARE_MAX)) {
+    free(p);
+    return;
+  }
+  p->next = spare->head;
+  spare->head = p;
+  spare->count++;
 }
 
 static void gasnetc_enqueue(gasnetc_queue_t *q, gasnetc_pkt_t *p) {
