@@ -22,9 +22,9 @@ static void gasnetc_shm_fill_slot(gasnetc_shm_ring_t *ring, gasnetc_shm_slot_t *
   hdr->is_request = msg->is_request;
   hdr->src = gasneti_mynode;
   hdr->nbytes = msg->nbytes;
-  hdr->dest_addr = (uint64_t)(uintptr_t)msg->dest_addr;
-  hdr->buffer = (uint32_t)buffer;
   memcpy(hdr->args, msg->args, msg->numargs * sizeof(gasnet_handlerarg_t));
+  if (msg->category == GASNETI_AM_LONG) hdr->dest_addr = (uint64_t)(uintptr_t)msg->dest_addr;
+  if (buffer >= 0) hdr->buffer = (uint32_t)buffer;
   if (!msg->nbytes) return;
   if (msg->category == GASNETI_AM_MEDIUM) {
     memcpy(gasnetc_shm_ring_payload(ring, slot), msg->payload, msg->nbytes);
@@ -77,9 +77,13 @@ static void gasnetc_shm_deliver(gasnetc_shm_ring_t *ring, gasnetc_shm_slot_t *sl
   msg.numargs = hdr->numargs;
   msg.is_request = hdr->is_request;
   msg.nbytes = hdr->nbytes;
-  msg.dest_addr = (void *)(uintptr_t)hdr->dest_addr;
-  msg.payload = hdr->category == GASNETI_AM_LONG ? msg.dest_addr
-                                                  : gasnetc_shm_ring_payload(ring, slot);
+  if (hdr->category == GASNETI_AM_LONG) {
+    msg.dest_addr = (void *)(uintptr_t)hdr->dest_addr;
+    msg.payload = msg.dest_addr;
+  } else {
+    msg.dest_addr = NULL;
+    msg.payload = gasnetc_shm_ring_payload(ring, slot);
+  }
   memcpy(msg.args, hdr->args, hdr->numargs * sizeof(gasnet_handlerarg_t));
   struct gasneti_token_s token = {hdr->src, hdr->is_request, 0, NULL};
   gasneti_am_deliver(&token, &msg);
@@ -118,7 +122,7 @@ static int gasnetc_shm_drain(gasnetc_shm_ring_t *ring, int requests) {
   gasnetc_shm_slot_t *slot;
   while (n < GASNETC_SHM_DRAIN_MAX && (slot = gasnetc_shm_take(ring, requests, &pos))) {
     gasnetc_shm_deliver(ring, slot);
-    gasnetc_shm_ring_release(slot, pos);
+    gasnetc_shm_ring_release(ring, pos);
     if (requests) gasnetc_shm_running_add(-1);
     n++;
   }

@@ -35,6 +35,11 @@
 /* Written at creation; a member that maps a region checks it. */
 #define GASNETC_SHM_MAGIC 0x67736e7470736d31ull /* "gsntpsm1" */
 
+/* What every message uses comes first and its arguments right after, so
+ * a message of up to 10 arguments (a collective's 8-byte block travels in
+ * a Short of 8) is one cache line for the receiver to fetch; the fields
+ * only a Long or a buffered Medium uses follow, and are written and read
+ * only for those. */
 typedef struct {
   uint64_t seq; /* atomic: the ring position this slot is ready for */
   uint8_t category;
@@ -43,11 +48,15 @@ typedef struct {
   uint8_t is_request;
   uint32_t src; /* the sender's node */
   uint64_t nbytes;
+  gasnet_handlerarg_t args[16];
   uint64_t dest_addr; /* Long: in the destination's own address space */
   uint32_t buffer;    /* a Medium larger than the slot holds: its payload buffer */
   uint32_t unused;
-  gasnet_handlerarg_t args[16];
 } gasnetc_shm_msg_header_t;
+
+_Static_assert(offsetof(gasnetc_shm_msg_header_t, args) + 10 * sizeof(gasnet_handlerarg_t) <=
+                   GASNETC_SHM_CACHE_LINE,
+               "a message of up to 10 arguments fits the slot's first cache line");
 
 typedef struct {
   gasnetc_shm_msg_header_t hdr;
@@ -62,13 +71,16 @@ typedef struct {
   uint8_t pad[2 * GASNETC_SHM_CACHE_LINE];
 } gasnetc_shm_buffer_t;
 
-/* A bounded multi-producer multi-consumer ring (D. Vyukov's design): each
- * slot's sequence number says whether it is free for the producer at a
- * given position or full for the consumer at it, so neither side locks and
- * looking at an empty ring costs two loads. */
+/* A bounded ring with many producers (every member that sends to the
+ * owner) and the owner's threads as consumers (shm_ring.c). A slot's
+ * sequence number says it is full; a separate counter says which slots the
+ * owner is done with, which producers read only when the last value they
+ * saw leaves no room. Neither side locks, and looking at an empty ring
+ * costs two loads. */
 typedef struct {
   _Alignas(GASNETC_SHM_CACHE_LINE) uint64_t enqueue_pos;
   _Alignas(GASNETC_SHM_CACHE_LINE) uint64_t dequeue_pos;
+  _Alignas(GASNETC_SHM_CACHE_LINE) uint64_t released; /* atomic: positions below it are free */
   _Alignas(GASNETC_SHM_CACHE_LINE) uint32_t free_buffers; /* atomic: bit b, buffer b is free */
   _Alignas(GASNETC_SHM_CACHE_LINE) gasnetc_shm_slot_t slots[GASNETC_SHM_RING_SLOTS];
   _Alignas(GASNETC_SHM_CACHE_LINE) gasnetc_shm_buffer_t buffers[GASNETC_SHM_RING_BUFFERS];
@@ -152,7 +164,7 @@ extern void gasnetc_shm_ring_init(gasnetc_shm_ring_t *ring);
 extern gasnetc_shm_slot_t *gasnetc_shm_ring_reserve(gasnetc_shm_ring_t *ring, uint64_t *pos_p);
 extern void gasnetc_shm_ring_publish(gasnetc_shm_slot_t *slot, uint64_t pos);
 extern gasnetc_shm_slot_t *gasnetc_shm_ring_take(gasnetc_shm_ring_t *ring, uint64_t *pos_p);
-extern void gasnetc_shm_ring_release(gasnetc_shm_slot_t *slot, uint64_t pos);
+extern void gasnetc_shm_ring_release(gasnetc_shm_ring_t *ring, uint64_t pos);
 
 extern uint64_t gasnetc_shm_ring_depth; /* slots in use per ring; a power of two */
 
