@@ -9,9 +9,19 @@
  * checked every time (coll_args.c). */
 #include "api/api.h"
 
+/* Member by member: the argument records are not zeroed as blocks
+ * (engine.h, gasnete_coll_args), so their padding is not comparable. */
+static int gasnete_coll_reduce_args_equal(const gasnete_coll_reduce_args_t *x,
+                                          const gasnete_coll_reduce_args_t *y) {
+  return x->src_blksz == y->src_blksz && x->src_offset == y->src_offset &&
+         x->dst_blksz == y->dst_blksz && x->dst_offset == y->dst_offset &&
+         x->elem_size == y->elem_size && x->elem_count == y->elem_count && x->func == y->func &&
+         x->func_arg == y->func_arg && x->vec_count == y->vec_count;
+}
+
 static int gasnete_coll_plan_fits(const gasnete_coll_plan_t *p, const gasnete_coll_args_t *a) {
   return p->valid && p->kind == a->kind && p->nbytes == a->nbytes && p->root == a->root &&
-         p->flags == a->flags && !memcmp(&p->red, &a->red, sizeof(a->red));
+         p->flags == a->flags && gasnete_coll_reduce_args_equal(&p->red, &a->red);
 }
 
 /* blocking is not part of the plan (a client may alternate the blocking
