@@ -101,6 +101,10 @@ gasnetc_shm_slot_t *gasnetc_shm_ring_reserve(gasnetc_shm_ring_t *ring, uint64_t 
     if (__atomic_compare_exchange_n(&ring->enqueue_pos, &pos, pos + 1, 1, __ATOMIC_RELAXED,
                                     __ATOMIC_RELAXED)) {
       *pos_p = pos;
+      /* ThreadSanitizer only (shm_internal.h): the slot's last writer may
+       * be another thread of this process, a lap ago; what orders the two
+       * passes through the owner, a process TSan cannot see. */
+      gasnetc_shm_tsan_acquire();
       return gasnetc_shm_ring_slot(ring, pos);
     }
   }
