@@ -325,12 +325,7 @@ extern void gasnete_coll_op_scratch_release(gasnete_coll_op_t *op, int all);
  * allocation for the common small states), else allocated. Free it with
  * gasnete_coll_op_priv_free. */
 extern void *gasnete_coll_calloc(size_t count, size_t size);
-static inline void *gasnete_coll_op_priv(gasnete_coll_op_t *op, size_t nbytes) {
-  void *p = nbytes <= sizeof(op->inline_priv) ? (void *)op->inline_priv : gasnete_coll_calloc(1, nbytes);
-  if (p == (void *)op->inline_priv) memset(p, 0, nbytes);
-  op->priv = p;
-  return p;
-}
+extern void *gasnete_coll_op_priv(gasnete_coll_op_t *op, size_t nbytes);
 static inline void gasnete_coll_op_priv_free(gasnete_coll_op_t *op) {
   if (op->priv != (void *)op->inline_priv) free(op->priv);
   op->priv = NULL;

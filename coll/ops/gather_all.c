@@ -165,9 +165,9 @@ static void gather_all_gb_setup_with(gasnete_coll_op_t *op, const char *tree) {
   gasnete_coll_composite_t *c = gasnete_coll_calloc(1, sizeof(*c));
   const gasnete_coll_args_t *a = &op->args;
   int flags = a->flags & ~(GASNET_COLL_AGGREGATE);
-  gasnete_coll_args_t gather = {GASNETE_COLL_GATHER, a->dst, a->src, a->nbytes, 0, flags};
-  gasnete_coll_args_t bcast = {GASNETE_COLL_BROADCAST, a->dst, a->dst, a->nbytes * op->team->size, 0,
-                               flags};
+  gasnete_coll_args_t gather = gasnete_coll_args(GASNETE_COLL_GATHER, a->dst, a->src, a->nbytes, 0, flags);
+  gasnete_coll_args_t bcast = gasnete_coll_args(GASNETE_COLL_BROADCAST, a->dst, a->dst,
+                                                a->nbytes * op->team->size, 0, flags);
   gasnete_coll_composite_add(c, op, gasnete_coll_select_named(GASNETE_COLL_GATHER, tree), &gather);
   gasnete_coll_composite_add(c, op, gasnete_coll_select_named(GASNETE_COLL_BROADCAST, tree), &bcast);
   op->priv = c;
