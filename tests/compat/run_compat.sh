@@ -84,7 +84,7 @@ build_mode() { # MODE DIR [MAKFILE]: builds every client of MODE in DIR
   mkdir -p "$2"
   cp "$SRCDIR"/tests/compat/compat_*.c "$SRCDIR"/tests/compat/compat_*.cc "$TMP/Makefile" "$2/"
   LOG=$2/build.log
-  timeout 600 make -C "$2" GASNET_MAK="$mak" >"$LOG" 2>&1 || fail "building the $1 clients with $mak"
+  timeout 600 make -C "$2" -j2 GASNET_MAK="$mak" >"$LOG" 2>&1 || fail "building the $1 clients with $mak"
   if grep -F -e "$SRCDIR/" -e "$BUILDDIR/" "$LOG" >/dev/null; then
     fail "the $1 build used the source or build tree"
   fi
