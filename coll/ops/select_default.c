@@ -44,12 +44,26 @@ static size_t gasnete_coll_flow_threshold = 131072;
 
 /* At and above this many bytes per block, a broadcast, scatter or gather
  * out of the segment reads peers' buffers directly where the conduit
- * allows (a gather_all from 8 times it); GASNET_COLL_DIRECT_THRESHOLD.
+ * allows (gather_all and exchange from 8 times it, below);
+ * GASNET_COLL_DIRECT_THRESHOLD.
  * Off by default: on the smp conduit a cross-memory read copies at about
  * a quarter of memcpy's speed, and the AM algorithms beat it at every
  * size measured (docs/performance.md, "Direct algorithms"). */
 #define GASNETE_COLL_DIRECT_OFF SIZE_MAX
 static size_t gasnete_coll_direct_threshold = GASNETE_COLL_DIRECT_OFF;
+
+/* gather_all and exchange, where every rank takes P-1 blocks, read them
+ * directly from this many bytes per block: unlike the rooted ops, the
+ * ring and pairwise hand 64 KiB chunks over one announcement and one
+ * acknowledgement at a time, and when processes share cores each
+ * hand-over waits for the scheduler. At 1 MiB (smp, 2 cores) direct took
+ * 0.70x pairwise's median time at 4 processes, and at 2 it ended the
+ * exchange's slow runs (max/min 1.13 against 3.5); at 4 MiB it took
+ * 0.47-0.77x of ring's and pairwise's (docs/performance.md, "Large
+ * transfers: the slow mode"). GASNET_COLL_DIRECT_THRESHOLD, when set,
+ * replaces this with 8 times its value. */
+#define GASNETE_COLL_DIRECT_ALL_MIN 1048576u
+static size_t gasnete_coll_direct_all_min = GASNETE_COLL_DIRECT_ALL_MIN;
 /* A byte count from the environment: decimal digits only, so a typo (a
  * suffix, a sign) ends the job instead of silently becoming 0. */
 static size_t gasnete_coll_env_bytes(const char *name, size_t dflt, const char *dflt_desc) {
@@ -124,6 +138,7 @@ static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a,
   int put_ok = (a->flags & GASNET_COLL_DST_IN_SEGMENT) &&
                a->nbytes >= gasnete_coll_select_put_threshold(team);
   int direct_ok = gasnete_coll_readfan_available() && a->nbytes >= gasnete_coll_direct_threshold;
+  int direct_all_ok = gasnete_coll_readfan_available() && a->nbytes >= gasnete_coll_direct_all_min;
   int large = a->nbytes >= gasnete_coll_flow_threshold;
   int few = size <= 4;
   if (hier && gasnete_coll_hier_wins(a, team, large)) return "hier";
@@ -151,11 +166,11 @@ static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a,
     /* Every rank sends P-1 blocks: flat while they are small, the ring's
      * one neighbour each way for large ones. */
     case GASNETE_COLL_GATHER_ALL:
-      if (gasnete_coll_readfan_available() && a->nbytes / 8 >= gasnete_coll_direct_threshold)
-        return "direct";
+      if (direct_all_ok) return "direct";
       if (large) return "ring";
       return few ? "flat" : "dissem";
     case GASNETE_COLL_EXCHANGE:
+      if (direct_all_ok) return "direct";
       if (large) return "pairwise";
       return (a->nbytes <= 64 && size > 4) ? "bruck" : "staggered";
     /* Reduce sends one small partial per subtree (per row when
@@ -217,7 +232,12 @@ void gasnete_coll_ops_init(void) {
   gasnete_coll_flow_threshold =
       gasnete_coll_env_bytes("GASNET_COLL_FLOW_THRESHOLD", gasnete_coll_flow_threshold, flow_desc);
   gasnete_coll_direct_threshold = gasnete_coll_env_bytes(
-      "GASNET_COLL_DIRECT_THRESHOLD", gasnete_coll_direct_threshold, "off (never direct)");
+      "GASNET_COLL_DIRECT_THRESHOLD", gasnete_coll_direct_threshold,
+      "off (broadcast, scatter, gather never direct; gather_all, exchange from 1 MiB)");
+  if (gasnete_coll_direct_threshold != GASNETE_COLL_DIRECT_OFF)
+    gasnete_coll_direct_all_min = gasnete_coll_direct_threshold > SIZE_MAX / 8
+                                      ? SIZE_MAX
+                                      : gasnete_coll_direct_threshold * 8;
 }
 
 size_t gasnete_coll_select_put_threshold(const gasnete_coll_team_t *team) {
