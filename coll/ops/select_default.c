@@ -47,8 +47,8 @@ static size_t gasnete_coll_flow_threshold = 131072;
  * allows (gather_all and exchange from 8 times it, below);
  * GASNET_COLL_DIRECT_THRESHOLD.
  * Off by default: on the smp conduit a cross-memory read copies at about
- * a quarter of memcpy's speed, and the AM algorithms beat it at every
- * size measured (docs/performance.md, "Direct algorithms"). */
+ * a quarter of memcpy's speed, and the rooted ops' AM algorithms beat it
+ * at every size measured (docs/performance.md, "Direct algorithms"). */
 #define GASNETE_COLL_DIRECT_OFF SIZE_MAX
 static size_t gasnete_coll_direct_threshold = GASNETE_COLL_DIRECT_OFF;
 
