@@ -11,9 +11,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Sizes the tuning table shows: 1 B to 1 MiB in steps of x4. */
+/* Sizes the tuning table shows: 1 B to 4 MiB in steps of x4 (the
+ * selector has rules at 1 and 2 MiB). */
 #define GASNETE_COLL_DUMP_MIN_BYTES 1u
-#define GASNETE_COLL_DUMP_MAX_BYTES (1u << 20)
+#define GASNETE_COLL_DUMP_MAX_BYTES (1u << 22)
 
 static const char *gasnete_coll_dump_kind_name(gasnete_coll_kind_t kind) {
   return gasnete_coll_select_table(kind).op_name;

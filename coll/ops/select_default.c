@@ -42,20 +42,33 @@ static size_t gasnete_coll_flow_threshold = 131072;
 #define GASNETE_COLL_CHAIN_SCAN_MAX 32768u
 #define GASNETE_COLL_CHAIN_SCAN_MAX_NET 524288u
 
-/* At and above this many bytes per block, a broadcast, scatter or gather
- * out of the segment reads peers' buffers directly where the conduit
- * allows (gather_all and exchange from 8 times it, below);
- * GASNET_COLL_DIRECT_THRESHOLD.
- * Off by default: on the smp conduit a cross-memory read copies at about
- * a quarter of memcpy's speed, and the rooted ops' AM algorithms beat it
- * at every size measured (docs/performance.md, "Direct algorithms"). */
+/* When GASNET_COLL_DIRECT_THRESHOLD is set: the bytes per block from which
+ * a broadcast, scatter or gather out of the segment reads peers' buffers
+ * directly where the conduit allows (gather_all and exchange from 8 times
+ * it, below). Unset, the rules below apply. */
 #define GASNETE_COLL_DIRECT_OFF SIZE_MAX
 static size_t gasnete_coll_direct_threshold = GASNETE_COLL_DIRECT_OFF;
 
+/* Unset, broadcast and scatter read directly from 1 MiB a block (a
+ * broadcast on more than 3 ranks from 2 MiB); gather never. The pipe and
+ * flow hand the data through a shared ring, so every cache line passes
+ * from the writer's core to the reader's; on a VM whose two virtual CPUs
+ * the host places now on cores sharing a cache (a cache line's round trip
+ * about 110 ns) and now on cores that do not (about 500 ns), the same 1
+ * MiB took 2 to 5 times as long in the second placement, where one
+ * cross-memory copy did not change. At 2 ranks direct matched pipe and
+ * flow in the good placement; a broadcast's root is read by every rank,
+ * and at 4 ranks that cost 1.27x the pipe's time at 1 MiB, 0.91x at 2
+ * MiB. A gather's root reads every block after copying its own where flow
+ * overlaps the two, so flow stayed twice as fast in the good placement
+ * (docs/performance.md, "Large transfers: the slow mode"). */
+#define GASNETE_COLL_DIRECT_ROOTED_MIN 1048576u
+#define GASNETE_COLL_DIRECT_BCAST_FEW 3u
+
 /* gather_all and exchange, where every rank takes P-1 blocks, read them
- * directly from this many bytes per block: unlike the rooted ops, the
- * ring and pairwise hand 64 KiB chunks over one announcement and one
- * acknowledgement at a time, and when processes share cores each
+ * directly from this many bytes per block: the ring and pairwise hand
+ * 64 KiB chunks over one announcement and one acknowledgement at a time
+ * (besides the cache lines' trips above), and when processes share cores each
  * hand-over waits for the scheduler. At 1 MiB (smp, 2 cores) direct took
  * 0.70x pairwise's median time at 4 processes, and at 2 it ended the
  * exchange's slow runs (max/min 1.13 against 3.5); at 4 MiB it took
@@ -76,6 +89,20 @@ static size_t gasnete_coll_env_bytes(const char *name, size_t dflt, const char *
     gasneti_fatalerror("gasnet_coll_init: %s=\"%s\" is not a number of bytes (decimal digits)",
                        name, text);
   return (size_t)v;
+}
+
+/* Does a broadcast, scatter or gather take direct (the rules above)? */
+static int gasnete_coll_direct_rooted(const gasnete_coll_args_t *a, gasnet_node_t size) {
+  if (!gasnete_coll_readfan_available()) return 0;
+  if (gasnete_coll_direct_threshold != GASNETE_COLL_DIRECT_OFF)
+    return a->nbytes >= gasnete_coll_direct_threshold;
+  switch (a->kind) {
+    case GASNETE_COLL_BROADCAST:
+      return a->nbytes >= (size <= GASNETE_COLL_DIRECT_BCAST_FEW ? 1u : 2u) *
+                              (size_t)GASNETE_COLL_DIRECT_ROOTED_MIN;
+    case GASNETE_COLL_SCATTER: return a->nbytes >= GASNETE_COLL_DIRECT_ROOTED_MIN;
+    default: return 0;
+  }
 }
 
 /* Up to this many bytes, a broadcast over several supernodes takes the
@@ -128,7 +155,8 @@ static int gasnete_coll_hier_wins(const gasnete_coll_args_t *a, const gasnete_co
  * were measured"): eager AM algorithms below the flow threshold (flat up to 4
  * ranks, where every receiver hears from the root at once; trees above),
  * flow-controlled ones from it, put when the destination is in the
- * segment. A team over several supernodes takes hier first where it
+ * segment, direct reads for the largest blocks where the conduit reads
+ * every node (above). A team over several supernodes takes hier first where it
  * wins (above). */
 static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a,
                                              const gasnete_coll_team_t *team) {
@@ -137,7 +165,7 @@ static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a,
   int networked = gasnete_coll_team_networked(team);
   int put_ok = (a->flags & GASNET_COLL_DST_IN_SEGMENT) &&
                a->nbytes >= gasnete_coll_select_put_threshold(team);
-  int direct_ok = gasnete_coll_readfan_available() && a->nbytes >= gasnete_coll_direct_threshold;
+  int direct_ok = gasnete_coll_direct_rooted(a, size);
   int direct_all_ok = gasnete_coll_readfan_available() && a->nbytes >= gasnete_coll_direct_all_min;
   int large = a->nbytes >= gasnete_coll_flow_threshold;
   int few = size <= 4;
@@ -233,7 +261,7 @@ void gasnete_coll_ops_init(void) {
       gasnete_coll_env_bytes("GASNET_COLL_FLOW_THRESHOLD", gasnete_coll_flow_threshold, flow_desc);
   gasnete_coll_direct_threshold = gasnete_coll_env_bytes(
       "GASNET_COLL_DIRECT_THRESHOLD", gasnete_coll_direct_threshold,
-      "off (broadcast, scatter, gather never direct; gather_all, exchange from 1 MiB)");
+      "off (broadcast and scatter direct from 1 MiB, broadcast on over 3 ranks from 2 MiB; gather never; gather_all and exchange from 1 MiB)");
   if (gasnete_coll_direct_threshold != GASNETE_COLL_DIRECT_OFF)
     gasnete_coll_direct_all_min = gasnete_coll_direct_threshold > SIZE_MAX / 8
                                       ? SIZE_MAX

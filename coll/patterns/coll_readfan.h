@@ -41,7 +41,8 @@ typedef struct {
   uint8_t *need;        /* [team size], atomic: 1 asked, 2 served */
   uint32_t reads_left;  /* reads not yet complete */
   uint32_t done_received;   /* atomic */
-  /* This node's own block, copied when the data phase begins. */
+  /* This node's own block, copied right after the announcements (the
+   * announced buffer is always a src, which that copy does not write). */
   void *own_dst;
   const void *own_src;
   int own_copied;
