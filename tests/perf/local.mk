@@ -29,3 +29,10 @@ tests_perf_mpiamflood_CPPFLAGS = $(MPI_CFLAGS)
 tests_perf_mpiamflood_LDADD = $(MPI_LIBS)
 tests_perf_mpiamflood_LDFLAGS = $(AM_LDFLAGS) -no-install
 endif
+# The cache line's round trip between two CPUs (docs/performance.md,
+# "Large transfers: the slow mode"): what moves the large shared-memory
+# transfers on a VM. Plain pthreads; tests/standalone.cases runs it briefly.
+noinst_PROGRAMS += tests/perf/linertt
+tests_perf_linertt_SOURCES = tests/perf/linertt.c
+tests_perf_linertt_LDADD = $(PTHREAD_LIBS)
+tests_perf_linertt_LDFLAGS = $(AM_LDFLAGS) -no-install
