@@ -49,21 +49,25 @@ static size_t gasnete_coll_flow_threshold = 131072;
 #define GASNETE_COLL_DIRECT_OFF SIZE_MAX
 static size_t gasnete_coll_direct_threshold = GASNETE_COLL_DIRECT_OFF;
 
+/* Up to this many ranks the flat trees and the pipe; trees above. */
+#define GASNETE_COLL_FEW_RANKS 4u
+
 /* Unset, broadcast and scatter read directly from 1 MiB a block (a
- * broadcast on more than 3 ranks from 2 MiB); gather never. The pipe and
- * flow hand the data through a shared ring, so every cache line passes
- * from the writer's core to the reader's; on a VM whose two virtual CPUs
- * the host places now on cores sharing a cache (a cache line's round trip
- * about 110 ns) and now on cores that do not (about 500 ns), the same 1
- * MiB took 2 to 5 times as long in the second placement, where one
+ * broadcast on 4 ranks from 2 MiB); gather never. The pipe and flow hand
+ * the data through a shared ring, so every cache line passes from the
+ * writer's core to the reader's; on a VM whose two virtual CPUs the host
+ * places now on cores sharing a cache (a cache line's round trip about
+ * 110 ns) and now on cores that do not (about 500 ns), the same 1 MiB
+ * took 2 to 5 times as long in the second placement, where one
  * cross-memory copy did not change. At 2 ranks direct matched pipe and
- * flow in the good placement; a broadcast's root is read by every rank,
- * and at 4 ranks that cost 1.27x the pipe's time at 1 MiB, 0.91x at 2
- * MiB. A gather's root reads every block after copying its own where flow
- * overlaps the two, so flow stayed twice as fast in the good placement
- * (docs/performance.md, "Large transfers: the slow mode"). */
+ * flow in the good placement, at 3 it was ahead. A broadcast's root is
+ * read by every rank, and at 4 ranks that cost 1.27x the pipe's time at 1
+ * MiB, 0.91x at 2 MiB; above 4 ranks, where the binomial tree replaces
+ * the pipe, direct took 0.7-0.8x its time at 1 MiB. A gather's root reads
+ * every block after copying its own where flow overlaps the two, so flow
+ * stayed twice as fast in the good placement (docs/performance.md,
+ * "Broadcast and scatter read directly from 1 MiB"). */
 #define GASNETE_COLL_DIRECT_ROOTED_MIN 1048576u
-#define GASNETE_COLL_DIRECT_BCAST_FEW 3u
 
 /* gather_all and exchange, where every rank takes P-1 blocks, read them
  * directly from this many bytes per block: the ring and pairwise hand
@@ -98,7 +102,7 @@ static int gasnete_coll_direct_rooted(const gasnete_coll_args_t *a, gasnet_node_
     return a->nbytes >= gasnete_coll_direct_threshold;
   switch (a->kind) {
     case GASNETE_COLL_BROADCAST:
-      return a->nbytes >= (size <= GASNETE_COLL_DIRECT_BCAST_FEW ? 1u : 2u) *
+      return a->nbytes >= (size == GASNETE_COLL_FEW_RANKS ? 2u : 1u) *
                               (size_t)GASNETE_COLL_DIRECT_ROOTED_MIN;
     case GASNETE_COLL_SCATTER: return a->nbytes >= GASNETE_COLL_DIRECT_ROOTED_MIN;
     default: return 0;
@@ -168,7 +172,7 @@ static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a,
   int direct_ok = gasnete_coll_direct_rooted(a, size);
   int direct_all_ok = gasnete_coll_readfan_available() && a->nbytes >= gasnete_coll_direct_all_min;
   int large = a->nbytes >= gasnete_coll_flow_threshold;
-  int few = size <= 4;
+  int few = size <= GASNETE_COLL_FEW_RANKS;
   if (hier && gasnete_coll_hier_wins(a, team, large)) return "hier";
   if (put_ok && a->kind <= GASNETE_COLL_EXCHANGE) return "put";
   switch (a->kind) {
@@ -261,7 +265,7 @@ void gasnete_coll_ops_init(void) {
       gasnete_coll_env_bytes("GASNET_COLL_FLOW_THRESHOLD", gasnete_coll_flow_threshold, flow_desc);
   gasnete_coll_direct_threshold = gasnete_coll_env_bytes(
       "GASNET_COLL_DIRECT_THRESHOLD", gasnete_coll_direct_threshold,
-      "off (broadcast and scatter direct from 1 MiB, broadcast on over 3 ranks from 2 MiB; gather never; gather_all and exchange from 1 MiB)");
+      "off (broadcast and scatter direct from 1 MiB, broadcast on 4 ranks from 2 MiB; gather never; gather_all and exchange from 1 MiB)");
   if (gasnete_coll_direct_threshold != GASNETE_COLL_DIRECT_OFF)
     gasnete_coll_direct_all_min = gasnete_coll_direct_threshold > SIZE_MAX / 8
                                       ? SIZE_MAX
