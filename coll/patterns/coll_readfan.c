@@ -58,8 +58,8 @@ void gasnete_coll_readfan_add_read(gasnete_coll_readfan_t *fan, gasnet_node_t ra
 
 /* Announce before copying this node's own block: every announced buffer is
  * a src, which the own copy only reads, so readers start at once and the
- * copy overlaps their reads instead of delaying them (a 1 MiB broadcast's
- * root copy took as long as a quarter of the reader's read). */
+ * copy overlaps their reads instead of delaying them (a 1 MiB broadcast at
+ * 2 ranks on smp: 170-230 us with the copy first, 130-156 after). */
 static void readfan_start(gasnete_coll_readfan_t *fan, gasnete_coll_op_t *op) {
   if (!fan->announced) {
     fan->announced = 1;

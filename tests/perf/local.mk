@@ -30,7 +30,7 @@ tests_perf_mpiamflood_LDADD = $(MPI_LIBS)
 tests_perf_mpiamflood_LDFLAGS = $(AM_LDFLAGS) -no-install
 endif
 # The cache line's round trip between two CPUs (docs/performance.md,
-# "Large transfers: the slow mode"): what moves the large shared-memory
+# "Broadcast and scatter read directly from 1 MiB"): what moves the large shared-memory
 # transfers on a VM. Plain pthreads; tests/standalone.cases runs it briefly.
 noinst_PROGRAMS += tests/perf/linertt
 tests_perf_linertt_SOURCES = tests/perf/linertt.c
