@@ -32,6 +32,9 @@
  *              the direct algorithms ineligible); checked on node 0.
  *              OP@BYTES=ALG asks the same of another size (a power of 4,
  *              as the tuning state lists them).
+ *   -N COUNT   the -S choices are those of a job of COUNT nodes (a rule
+ *              for one team size); at another count (GASNET_TEST_NODES)
+ *              they are not checked, which node 0 says, and the data still is.
  *   -v         print every collective as it runs (node 0).
  *
  * For each op, each of the nine IN x OUT sync modes, each size and each
@@ -560,7 +563,7 @@ static void check_selection(const char *spec) {
 
 static void usage(void) {
   fprintf(stderr, "usage: testcoll [-c CONFIG] [-a OP=ALG]... [-R RADIX] [-o OPS] [-s SIZES] "
-                  "[-l all|full|medium|small] [-e VAR=VALUE]... [-S OP[@BYTES]=[!]ALG]... [-v]\n  configs:");
+                  "[-l all|full|medium|small] [-e VAR=VALUE]... [-S OP[@BYTES]=[!]ALG]... [-N COUNT] [-v]\n  configs:");
   for (size_t i = 0; i < NCONFIGS; i++) fprintf(stderr, " %s", configs[i].name);
   fprintf(stderr, "\n");
   exit(2);
@@ -581,6 +584,7 @@ int main(int argc, char **argv) {
   const char *radix = NULL, *ops = NULL, *size_list = NULL, *level_name = NULL;
   const char *expect_sel[MAX_EXPECTED_CHOICES];
   int nexpect = 0;
+  long expect_nodes = 0; /* -N: the count the -S choices are for; 0: any */
   /* Options come before gasnet_init: the forced algorithms must be in the
    * environment the nodes inherit. */
   for (int i = 1; i < argc; i++) {
@@ -604,6 +608,9 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "-S")) {
       if (!strchr(v, '=') || nexpect == MAX_EXPECTED_CHOICES) usage();
       expect_sel[nexpect++] = v;
+    } else if (!strcmp(a, "-N")) {
+      expect_nodes = strtol(v, NULL, 10);
+      if (expect_nodes < 1) usage();
     } else if (!strcmp(a, "-R")) radix = v;
     else if (!strcmp(a, "-o")) ops = v;
     else if (!strcmp(a, "-s")) size_list = v;
@@ -679,7 +686,11 @@ int main(int argc, char **argv) {
   if (getenv("GASNET_COLL_TREE_RADIX"))
     test_print0("  GASNET_COLL_TREE_RADIX=%s\n", getenv("GASNET_COLL_TREE_RADIX"));
 
-  for (int i = 0; i < nexpect; i++) check_selection(expect_sel[i]);
+  if (expect_nodes && (long)N != expect_nodes)
+    test_print0("testcoll: the -S choices are for %ld nodes, not checked at %u\n", expect_nodes,
+                (unsigned)N);
+  else
+    for (int i = 0; i < nexpect; i++) check_selection(expect_sel[i]);
 
   uint32_t it = 0;
   for (int op = 0; op < OP_COUNT; op++) {
