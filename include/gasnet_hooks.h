@@ -70,22 +70,26 @@ extern void gasneti_am_flush(void);
  * when the job's waiting threads outnumber the cores. */
 extern void gasneti_wait_threads_hint(unsigned threads_per_process);
 
-/* ------------------------------------------------------------ cross-memory reads
+/* ------------------------------------------------------------ cross-memory reads and writes
  * One-copy transfers between processes of the same host. gasneti_xmem_read
  * copies nbytes from remote_src, an address in node's process (any memory,
- * not only its segment), into local_dst in one copy; 0 on success, -1 when
- * it cannot (node on another host, the kernel refused, a conduit without
- * support): the caller then moves the data another way. A failed read may
- * have written part of local_dst. gasneti_xmem_available is cheap and says
- * whether a read from node may work; its answer is decided at attach and is
- * the same on every node of the job (layers above choose algorithms by it,
- * and every node must choose alike), so a read it allows may still fail
- * later (e.g. refused at run time) and the caller must keep a fallback.
- * The shared-memory layer (smp, and mpi when the job is one supernode)
- * implements both with Linux cross-memory attach (GASNET_SMP_XMEM);
- * conduits without support return -1 and 0. */
+ * not only its segment), into local_dst in one copy; gasneti_xmem_write
+ * copies nbytes from local_src to remote_dst in node's process. Both return
+ * 0 on success, -1 when they cannot (node on another host, the kernel
+ * refused, a conduit without support): the caller then moves the data
+ * another way. A failed transfer may have written part of its destination.
+ * gasneti_xmem_available is cheap and says whether a transfer with node may
+ * work; its answer is decided at attach and is the same on every node of
+ * the job (layers above choose algorithms by it, and every node must choose
+ * alike), so a transfer it allows may still fail later (e.g. refused at run
+ * time) and the caller must keep a fallback. The shared-memory layer (smp,
+ * and mpi and ucx when the job is one supernode) implements them with Linux
+ * cross-memory attach (GASNET_SMP_XMEM); conduits without support return
+ * -1 and 0. */
 extern int gasneti_xmem_read(gasnet_node_t node, void *local_dst, const void *remote_src,
                              size_t nbytes);
+extern int gasneti_xmem_write(gasnet_node_t node, void *remote_dst, const void *local_src,
+                              size_t nbytes);
 extern int gasneti_xmem_available(gasnet_node_t node);
 
 /* ------------------------------------------------------------ settings

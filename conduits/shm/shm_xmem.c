@@ -1,7 +1,8 @@
-/* shm_xmem.c: one-copy reads of any memory of another member (the
- * gasneti_xmem_read hook of gasnet_hooks.h) with Linux cross-memory attach,
- * process_vm_readv on the member's pid (each member stores its pid in its
- * control line when it joins).
+/* shm_xmem.c: one-copy reads and writes of any memory of another member
+ * (the gasneti_xmem_read and gasneti_xmem_write hooks of gasnet_hooks.h)
+ * with Linux cross-memory attach, process_vm_readv and process_vm_writev on
+ * the member's pid (each member stores its pid in its control line when it
+ * joins).
  *
  * GASNET_SMP_XMEM (read wherever the layer is used, the name is smp's
  * history) sets the mode. auto (default) probes at attach: every member
@@ -10,11 +11,11 @@
  * supernode is the whole job and every member's probe worked, so
  * gasneti_xmem_available gives the same answer on every node (the
  * collectives choose algorithms by it). off never reads. fail (for tests)
- * probes as auto, but then refuses every read, as a run-time refusal
+ * probes as auto, but then refuses every transfer, as a run-time refusal
  * would: the callers' fallback paths run. A refusal later (EPERM, e.g. a
- * ptrace policy changed) turns reads off on this node only:
- * gasneti_xmem_read then returns -1 and callers fall back, while
- * gasneti_xmem_available keeps its job-wide answer. */
+ * ptrace policy changed) turns transfers off on this node only:
+ * gasneti_xmem_read and gasneti_xmem_write then return -1 and callers fall
+ * back, while gasneti_xmem_available keeps its job-wide answer. */
 #define _GNU_SOURCE
 #include "shm_internal.h"
 
@@ -45,13 +46,17 @@ static void gasnetc_xmem_admit_job(void) {
 #endif
 }
 
-/* Copy with process_vm_readv, looping over short reads. */
-static int gasnetc_xmem_copy(pid_t pid, void *dst, const void *src, size_t nbytes) {
+/* Copy between local and remote (an address in pid) with process_vm_readv
+ * (to_remote 0: remote is the source) or process_vm_writev, looping over
+ * short transfers. */
+static int gasnetc_xmem_copy(pid_t pid, void *local, const void *remote, size_t nbytes,
+                             int to_remote) {
   size_t done = 0;
   while (done < nbytes) {
-    struct iovec local = {(char *)dst + done, nbytes - done};
-    struct iovec remote = {(char *)(uintptr_t)src + done, nbytes - done};
-    ssize_t got = process_vm_readv(pid, &local, 1, &remote, 1, 0);
+    struct iovec here = {(char *)local + done, nbytes - done};
+    struct iovec there = {(char *)(uintptr_t)remote + done, nbytes - done};
+    ssize_t got = to_remote ? process_vm_writev(pid, &here, 1, &there, 1, 0)
+                            : process_vm_readv(pid, &here, 1, &there, 1, 0);
     if (got > 0) {
       done += (size_t)got;
     } else if (got < 0 && errno == EINTR) {
@@ -69,7 +74,7 @@ static int gasnetc_xmem_probe(void) {
   const gasnetc_shm_line_t *peer = gasnetc_shm_line((gasnetc_shm.my_member + 1) % gasnetc_shm.members);
   uint64_t word = 0;
   if (gasnetc_xmem_copy((pid_t)peer->pid, &word, (const void *)(uintptr_t)peer->probe_addr,
-                        sizeof(word)))
+                        sizeof(word), 0))
     return 0;
   return word == GASNETC_XMEM_PROBE_VALUE;
 }
@@ -100,14 +105,32 @@ int gasneti_xmem_available(gasnet_node_t node) {
   return gasnetc_xmem_job && node < gasneti_nodes;
 }
 
+/* The pid to copy with, or 0 when this node must not (not available, or
+ * refused here); node itself is the caller's to handle. */
+static pid_t gasnetc_xmem_pid(gasnet_node_t node) {
+  if (!gasneti_xmem_available(node) || __atomic_load_n(&gasnetc_xmem_refused, __ATOMIC_RELAXED))
+    return 0;
+  return (pid_t)gasnetc_shm_line((unsigned)gasnetc_shm.node_member[node])->pid;
+}
+
 int gasneti_xmem_read(gasnet_node_t node, void *local_dst, const void *remote_src,
                       size_t nbytes) {
-  if (!gasneti_xmem_available(node) || __atomic_load_n(&gasnetc_xmem_refused, __ATOMIC_RELAXED))
-    return -1;
+  pid_t pid = gasnetc_xmem_pid(node);
+  if (!pid) return -1;
   if (node == gasneti_mynode) {
     memmove(local_dst, remote_src, nbytes);
     return 0;
   }
-  const gasnetc_shm_line_t *line = gasnetc_shm_line((unsigned)gasnetc_shm.node_member[node]);
-  return gasnetc_xmem_copy((pid_t)line->pid, local_dst, remote_src, nbytes);
+  return gasnetc_xmem_copy(pid, local_dst, remote_src, nbytes, 0);
+}
+
+int gasneti_xmem_write(gasnet_node_t node, void *remote_dst, const void *local_src,
+                       size_t nbytes) {
+  pid_t pid = gasnetc_xmem_pid(node);
+  if (!pid) return -1;
+  if (node == gasneti_mynode) {
+    memmove(remote_dst, local_src, nbytes);
+    return 0;
+  }
+  return gasnetc_xmem_copy(pid, (void *)(uintptr_t)local_src, remote_dst, nbytes, 1);
 }
