@@ -22,5 +22,6 @@ void gasnete_coll_direct_bcast_setup(gasnete_coll_op_t *op) {
   } else {
     gasnete_coll_readfan_t *fan = gasnete_coll_readfan_new(op, 1, 0, NULL);
     gasnete_coll_readfan_add_read(fan, a->root, a->dst, 0);
+    gasnete_coll_readfan_ask_share(fan, gasnete_coll_readfan_root_share(size));
   }
 }

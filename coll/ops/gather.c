@@ -147,6 +147,7 @@ static void gather_direct_setup(gasnete_coll_op_t *op) {
     for (gasnet_node_t r = 0; r < size; r++)
       if (r != a->root)
         gasnete_coll_readfan_add_read(fan, r, (char *)a->dst + (size_t)r * a->nbytes, 0);
+    gasnete_coll_readfan_ask_share(fan, gasnete_coll_readfan_leaf_share(size));
   } else {
     gasnete_coll_readfan_t *fan = gasnete_coll_readfan_new(op, 0, 1, a->src);
     fan->announce[0] = a->root;

@@ -150,6 +150,7 @@ static void scatter_direct_setup(gasnete_coll_op_t *op) {
   } else {
     gasnete_coll_readfan_t *fan = gasnete_coll_readfan_new(op, 1, 0, NULL);
     gasnete_coll_readfan_add_read(fan, a->root, a->dst, (uint64_t)me * a->nbytes);
+    gasnete_coll_readfan_ask_share(fan, gasnete_coll_readfan_root_share(size));
   }
 }
 

@@ -9,11 +9,21 @@
  * buffer has signalled DONE (its buffer stays valid until then). Each
  * pair (reader, server) moves at most one block per op.
  *
- * A read can fail even where the conduit said reads may work (a refusal
- * at run time): the reader then sends NEED carrying the offset, the server
- * sends the block in AM chunks, and the reader signals DONE once it is
- * in. Algorithms describe the reads and the announcements in their setup;
- * this file does the rest. */
+ * A server that is otherwise idle (the root of a broadcast or scatter)
+ * can take part of each copy: its readers then read only the head of the
+ * block, and send WHERE (their dst, the offset and the tail's length) so
+ * that the server writes the tail straight into their dst
+ * (gasneti_xmem_write) and signals WRITTEN. The split puts the tail's start
+ * on a page boundary of the reader's dst, so the two copies never share a
+ * page.
+ *
+ * A read or write can fail even where the conduit said transfers may work
+ * (a refusal at run time): a reader whose read failed sends NEED carrying
+ * the offset and the length of its head, the server sends those bytes in
+ * AM chunks; a server whose write failed sends the tail the same way. A
+ * reader signals DONE once its whole block is in. Algorithms describe the
+ * reads, the announcements and the server's share in their setup; this
+ * file does the rest. */
 #ifndef COLL_READFAN_H
 #define COLL_READFAN_H
 
@@ -23,9 +33,17 @@ typedef struct {
   gasnet_node_t rank; /* the server */
   void *dst;          /* where the block lands here */
   uint64_t offset;    /* into the server's announced buffer */
-  size_t received;    /* atomic: fallback bytes in dst */
-  uint8_t state;      /* 0 waiting for READY, 1 awaiting fallback data, 2 done */
+  size_t head;        /* bytes read here; the server writes the rest */
+  size_t received;    /* atomic: fallback bytes of the head in dst */
+  size_t tail_in;     /* atomic: bytes of the tail in dst */
+  uint8_t state;      /* 0 waiting for READY, 1 awaiting the head's fallback, 2 head in, 3 done */
 } gasnete_coll_read_t;
+
+/* What a reader asked its server to write (WHERE), as the server keeps it. */
+typedef struct {
+  uint64_t dst, offset, tail;
+  uint8_t state; /* atomic: 0 not asked, 1 asked, 2 written */
+} gasnete_coll_help_t;
 
 typedef struct {
   const void *my_buffer; /* what this node announces */
@@ -38,7 +56,10 @@ typedef struct {
   uint64_t *peer_base;  /* [team size]: announced buffers */
   uint8_t *peer_ready;  /* [team size], atomic */
   uint64_t *need_off;   /* [team size]: offset a reader asked for */
+  uint64_t *need_len;   /* [team size]: and how many bytes */
   uint8_t *need;        /* [team size], atomic: 1 asked, 2 served */
+  gasnete_coll_help_t *help; /* [team size]: tails to write, when this node serves a share */
+  unsigned share_permille;   /* of each block read here, what the server is asked to write */
   uint32_t reads_left;  /* reads not yet complete */
   uint32_t done_received;   /* atomic */
   /* This node's own block, copied right after the announcements (the
@@ -55,6 +76,17 @@ extern gasnete_coll_readfan_t *gasnete_coll_readfan_new(gasnete_coll_op_t *op, u
                                                         uint32_t nannounce, const void *buffer);
 extern void gasnete_coll_readfan_add_read(gasnete_coll_readfan_t *fan, gasnet_node_t rank,
                                           void *dst, uint64_t offset);
+/* Ask every server of this node's reads to write about permille / 1000 of
+ * each block (the tail; 0, the default: read it all). */
+static inline void gasnete_coll_readfan_ask_share(gasnete_coll_readfan_t *fan, unsigned permille) {
+  fan->share_permille = permille;
+}
+/* The share (per mille) of each reader's block that the root of a rooted
+ * fan (broadcast, scatter: size - 1 readers) writes itself. */
+extern unsigned gasnete_coll_readfan_root_share(gasnet_node_t size);
+/* The share (per mille) of its own block that each of the size - 1 ranks
+ * read by a gather's root writes into the root's dst itself. */
+extern unsigned gasnete_coll_readfan_leaf_share(gasnet_node_t size);
 /* The block this node copies to itself (not when dst is src: the spec's
  * overlap exception). */
 static inline void gasnete_coll_readfan_own_block(gasnete_coll_readfan_t *fan, void *dst,
