@@ -53,7 +53,7 @@ static size_t gasnete_coll_direct_threshold = GASNETE_COLL_DIRECT_OFF;
 #define GASNETE_COLL_FEW_RANKS 4u
 
 /* Unset, broadcast and scatter read directly from 1 MiB a block (a
- * broadcast on 4 ranks from 2 MiB); gather never. The pipe and flow hand
+ * broadcast on 4 ranks from 2 MiB); gather only on 2 ranks (below). The pipe and flow hand
  * the data through a shared ring, so every cache line passes from the
  * writer's core to the reader's; on a VM whose two virtual CPUs the host
  * places now on cores sharing a cache (a cache line's round trip about
@@ -65,9 +65,22 @@ static size_t gasnete_coll_direct_threshold = GASNETE_COLL_DIRECT_OFF;
  * MiB, 0.91x at 2 MiB; above 4 ranks, where the binomial tree replaces
  * the pipe, direct took 0.7-0.8x its time at 1 MiB. A gather's root reads
  * every block after copying its own where flow overlaps the two, so flow
- * stayed twice as fast in the good placement (docs/performance.md,
+ * stayed twice as fast in the good placement, before the shares below (docs/performance.md,
  * "Broadcast and scatter read directly from 1 MiB"). */
 #define GASNETE_COLL_DIRECT_ROOTED_MIN 1048576u
+
+/* On a team of 2 ranks broadcast, scatter and gather read directly from
+ * 256 KiB: there the rank that would wait writes part of the block itself
+ * (gasnete_coll_readfan_root_share, _leaf_share), which took the direct
+ * broadcast and scatter to 0.74-0.80x the pipe's and flow's median time
+ * at 256 KiB, 0.67-0.71x at 512 KiB and 0.82-0.91x at 128 KiB (at 64 KiB
+ * they lost, 1.12-1.22x), and the direct gather to 0.49-0.55x flow's from
+ * 128 KiB to 1 MiB, flat where flow's copies through the ring followed
+ * the CPUs' placement (max / min 1.2 against 3.7-4.5). At 3 ranks direct
+ * still lost to the tree at 256 and 512 KiB, and at 3 and 4 the gather's
+ * flow stayed ahead (docs/performance.md, "The idle side takes a share of
+ * the copy"). */
+#define GASNETE_COLL_DIRECT_PAIR_MIN 262144u
 
 /* gather_all and exchange, where every rank takes P-1 blocks, read them
  * directly from this many bytes per block: the ring and pairwise hand
@@ -100,13 +113,12 @@ static int gasnete_coll_direct_rooted(const gasnete_coll_args_t *a, gasnet_node_
   if (!gasnete_coll_readfan_available()) return 0;
   if (gasnete_coll_direct_threshold != GASNETE_COLL_DIRECT_OFF)
     return a->nbytes >= gasnete_coll_direct_threshold;
-  switch (a->kind) {
-    case GASNETE_COLL_BROADCAST:
-      return a->nbytes >= (size == GASNETE_COLL_FEW_RANKS ? 2u : 1u) *
-                              (size_t)GASNETE_COLL_DIRECT_ROOTED_MIN;
-    case GASNETE_COLL_SCATTER: return a->nbytes >= GASNETE_COLL_DIRECT_ROOTED_MIN;
-    default: return 0;
-  }
+  if (a->kind > GASNETE_COLL_GATHER) return 0;
+  if (size == 2) return a->nbytes >= GASNETE_COLL_DIRECT_PAIR_MIN;
+  if (a->kind == GASNETE_COLL_GATHER) return 0;
+  if (a->kind == GASNETE_COLL_BROADCAST && size == GASNETE_COLL_FEW_RANKS)
+    return a->nbytes >= 2u * (size_t)GASNETE_COLL_DIRECT_ROOTED_MIN;
+  return a->nbytes >= GASNETE_COLL_DIRECT_ROOTED_MIN;
 }
 
 /* Up to this many bytes, a broadcast over several supernodes takes the
