@@ -609,8 +609,9 @@ int main(int argc, char **argv) {
       if (!strchr(v, '=') || nexpect == MAX_EXPECTED_CHOICES) usage();
       expect_sel[nexpect++] = v;
     } else if (!strcmp(a, "-N")) {
-      expect_nodes = strtol(v, NULL, 10);
-      if (expect_nodes < 1) usage();
+      char *end = NULL;
+      expect_nodes = strtol(v, &end, 10);
+      if (expect_nodes < 1 || !end || *end) usage(); /* a count, nothing after it */
     } else if (!strcmp(a, "-R")) radix = v;
     else if (!strcmp(a, "-o")) ops = v;
     else if (!strcmp(a, "-s")) size_list = v;
