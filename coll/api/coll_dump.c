@@ -12,7 +12,8 @@
 #include <stdio.h>
 
 /* Sizes the tuning table shows: 1 B to 4 MiB in steps of x4 (the
- * selector has rules at 1 and 2 MiB). */
+ * selector's largest rules start at 1 MiB; the rows past it show that
+ * nothing changes above). */
 #define GASNETE_COLL_DUMP_MIN_BYTES 1u
 #define GASNETE_COLL_DUMP_MAX_BYTES (1u << 22)
 

@@ -52,8 +52,8 @@ static size_t gasnete_coll_direct_threshold = GASNETE_COLL_DIRECT_OFF;
 /* Up to this many ranks the flat trees and the pipe; trees above. */
 #define GASNETE_COLL_FEW_RANKS 4u
 
-/* Unset, broadcast and scatter read directly from 1 MiB a block (a
- * broadcast on 4 ranks from 2 MiB); gather only on 2 ranks (below). The pipe and flow hand
+/* Unset, broadcast and scatter read directly from 1 MiB a block; gather
+ * only on 2 ranks (below). The pipe and flow hand
  * the data through a shared ring, so every cache line passes from the
  * writer's core to the reader's; on a VM whose two virtual CPUs the host
  * places now on cores sharing a cache (a cache line's round trip about
@@ -62,7 +62,8 @@ static size_t gasnete_coll_direct_threshold = GASNETE_COLL_DIRECT_OFF;
  * cross-memory copy did not change. At 2 ranks direct matched pipe and
  * flow in the good placement, at 3 it was ahead. A broadcast's root is
  * read by every rank, and at 4 ranks that cost 1.27x the pipe's time at 1
- * MiB, 0.91x at 2 MiB; above 4 ranks, where the binomial tree replaces
+ * MiB, 0.91x at 2 MiB, until the root took a share of each copy (below):
+ * then level in the good placement and 0.5x in the other; above 4 ranks, where the binomial tree replaces
  * the pipe, direct took 0.7-0.8x its time at 1 MiB. A gather's root reads
  * every block after copying its own where flow overlaps the two, so flow
  * stayed twice as fast in the good placement, before the shares below (docs/performance.md,
@@ -116,8 +117,6 @@ static int gasnete_coll_direct_rooted(const gasnete_coll_args_t *a, gasnet_node_
   if (a->kind > GASNETE_COLL_GATHER) return 0;
   if (size == 2) return a->nbytes >= GASNETE_COLL_DIRECT_PAIR_MIN;
   if (a->kind == GASNETE_COLL_GATHER) return 0;
-  if (a->kind == GASNETE_COLL_BROADCAST && size == GASNETE_COLL_FEW_RANKS)
-    return a->nbytes >= 2u * (size_t)GASNETE_COLL_DIRECT_ROOTED_MIN;
   return a->nbytes >= GASNETE_COLL_DIRECT_ROOTED_MIN;
 }
 
@@ -277,7 +276,7 @@ void gasnete_coll_ops_init(void) {
       gasnete_coll_env_bytes("GASNET_COLL_FLOW_THRESHOLD", gasnete_coll_flow_threshold, flow_desc);
   gasnete_coll_direct_threshold = gasnete_coll_env_bytes(
       "GASNET_COLL_DIRECT_THRESHOLD", gasnete_coll_direct_threshold,
-      "off (broadcast and scatter direct from 1 MiB, broadcast on 4 ranks from 2 MiB; gather never; gather_all and exchange from 1 MiB)");
+      "off (broadcast and scatter direct from 1 MiB; gather never; on 2 ranks all three from 256 KiB; gather_all and exchange from 1 MiB)");
   if (gasnete_coll_direct_threshold != GASNETE_COLL_DIRECT_OFF)
     gasnete_coll_direct_all_min = gasnete_coll_direct_threshold > SIZE_MAX / 8
                                       ? SIZE_MAX
