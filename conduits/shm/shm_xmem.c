@@ -105,32 +105,30 @@ int gasneti_xmem_available(gasnet_node_t node) {
   return gasnetc_xmem_job && node < gasneti_nodes;
 }
 
-/* The pid to copy with, or 0 when this node must not (not available, or
- * refused here); node itself is the caller's to handle. */
-static pid_t gasnetc_xmem_pid(gasnet_node_t node) {
+/* One transfer with node's process (to_remote: local to remote), or -1
+ * when this node must not (not available, or refused here); with itself a
+ * plain move. */
+static int gasnetc_xmem_transfer(gasnet_node_t node, void *local, const void *remote,
+                                 size_t nbytes, int to_remote) {
   if (!gasneti_xmem_available(node) || __atomic_load_n(&gasnetc_xmem_refused, __ATOMIC_RELAXED))
+    return -1;
+  if (node == gasneti_mynode) {
+    if (to_remote)
+      memmove((void *)(uintptr_t)remote, local, nbytes);
+    else
+      memmove(local, remote, nbytes);
     return 0;
-  return (pid_t)gasnetc_shm_line((unsigned)gasnetc_shm.node_member[node])->pid;
+  }
+  pid_t pid = (pid_t)gasnetc_shm_line((unsigned)gasnetc_shm.node_member[node])->pid;
+  return gasnetc_xmem_copy(pid, local, remote, nbytes, to_remote);
 }
 
 int gasneti_xmem_read(gasnet_node_t node, void *local_dst, const void *remote_src,
                       size_t nbytes) {
-  pid_t pid = gasnetc_xmem_pid(node);
-  if (!pid) return -1;
-  if (node == gasneti_mynode) {
-    memmove(local_dst, remote_src, nbytes);
-    return 0;
-  }
-  return gasnetc_xmem_copy(pid, local_dst, remote_src, nbytes, 0);
+  return gasnetc_xmem_transfer(node, local_dst, remote_src, nbytes, 0);
 }
 
 int gasneti_xmem_write(gasnet_node_t node, void *remote_dst, const void *local_src,
                        size_t nbytes) {
-  pid_t pid = gasnetc_xmem_pid(node);
-  if (!pid) return -1;
-  if (node == gasneti_mynode) {
-    memmove(remote_dst, local_src, nbytes);
-    return 0;
-  }
-  return gasnetc_xmem_copy(pid, (void *)(uintptr_t)local_src, remote_dst, nbytes, 1);
+  return gasnetc_xmem_transfer(node, (void *)(uintptr_t)local_src, remote_dst, nbytes, 1);
 }
