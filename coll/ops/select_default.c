@@ -77,7 +77,7 @@ static size_t gasnete_coll_direct_threshold = GASNETE_COLL_DIRECT_OFF;
  * at 256 KiB, 0.67-0.71x at 512 KiB and 0.82-0.91x at 128 KiB (at 64 KiB
  * they lost, 1.12-1.22x), and the direct gather to 0.49-0.55x flow's from
  * 128 KiB to 1 MiB, flat where flow's copies through the ring followed
- * the CPUs' placement (max / min 1.2 against 3.7-4.5). At 3 ranks direct
+ * the CPUs' placement (max / min 1.2-1.7 against 3.7-4.5). At 3 ranks direct
  * still lost to the tree at 256 and 512 KiB, and at 3 and 4 the gather's
  * flow stayed ahead (docs/performance.md, "The idle side takes a share of
  * the copy"). */
