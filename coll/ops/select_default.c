@@ -62,12 +62,14 @@ static size_t gasnete_coll_direct_threshold = GASNETE_COLL_DIRECT_OFF;
  * cross-memory copy did not change. At 2 ranks direct matched pipe and
  * flow in the good placement, at 3 it was ahead. A broadcast's root is
  * read by every rank, and at 4 ranks that cost 1.27x the pipe's time at 1
- * MiB, 0.91x at 2 MiB, until the root took a share of each copy (below):
- * then level in the good placement and 0.5x in the other; above 4 ranks, where the binomial tree replaces
- * the pipe, direct took 0.7-0.8x its time at 1 MiB. A gather's root reads
- * every block after copying its own where flow overlaps the two, so flow
- * stayed twice as fast in the good placement, before the shares below (docs/performance.md,
- * "Broadcast and scatter read directly from 1 MiB"). */
+ * MiB, 0.91x at 2 MiB, until the root took a share of each copy
+ * (below): then level in the good placement and 0.5x in the other. Above
+ * 4 ranks, where the binomial tree replaces the pipe, direct took
+ * 0.7-0.8x its time at 1 MiB. A gather's root reads every block after
+ * copying its own where flow overlaps the two, so flow stayed twice as
+ * fast in the good placement, before the shares below
+ * (docs/performance.md, "Broadcast and scatter read directly from 1
+ * MiB"). */
 #define GASNETE_COLL_DIRECT_ROOTED_MIN 1048576u
 
 /* On a team of 2 ranks broadcast, scatter and gather read directly from

@@ -194,8 +194,9 @@ gasnete_coll_progress_t gasnete_coll_readfan_progress(gasnete_coll_op_t *op) {
     readfan_try_read(fan, op, &fan->reads[i]);
   readfan_serve(fan, op);
   readfan_write_shares(fan, op);
+  /* Only a message (READY, WHERE, NEED, DATA, WRITTEN, DONE) changes that: */
   if (fan->reads_left || __atomic_load_n(&fan->done_received, __ATOMIC_ACQUIRE) < fan->nannounce)
-    return GASNETE_COLL_WAITING; /* only a message (READY, WHERE, NEED, DATA, WRITTEN, DONE) changes that */
+    return GASNETE_COLL_WAITING;
   return GASNETE_COLL_DONE;
 }
 
