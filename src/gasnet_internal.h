@@ -157,6 +157,11 @@ struct gasneti_token_s {
  * before a request that is not packed; polled is called by every
  * gasnet_AMPoll, gasneti_am_flush (gasnet_hooks.h) by every wait step. */
 #define GASNETI_HANDLER_BUNDLE 1
+/* Does a request to this handler carry client requests, which a barrier
+ * must fence (a client handler, or a bundle of packed ones)? */
+static inline int gasneti_handler_carries_client(gasnet_handler_t handler) {
+  return handler >= GASNETI_HANDLER_CLIENT_MIN || handler == GASNETI_HANDLER_BUNDLE;
+}
 extern int gasneti_am_coalescing;
 /* Requests this thread has issued through gasnet_AMRequest* (packed or
  * not): a conduit's pacer (gasnet_pace.h) tells a thread that sends

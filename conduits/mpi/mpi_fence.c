@@ -9,8 +9,9 @@
  * its stream, when the barrier completes, since the barrier's own messages
  * (or the SMP counters) take other paths. So the sender makes sure before
  * it notifies: each peer it has sent a client request to (handler 128 and
- * up) since its last barrier gets a FENCE message naming the number of
- * the next request packet of their stream, and answers with FENCE_ACK once
+ * up, or a bundle of such, GASNET_AM_COALESCE) since its last barrier gets
+ * a FENCE message naming the number of the next request packet of their
+ * stream, and answers with FENCE_ACK once
  * every request packet before that number has been delivered and its
  * handler has returned. The notify goes out when every answer is in. A
  * barrier with no client request sent through MPI since the last one costs
@@ -90,7 +91,7 @@ void gasnetc_fence_flush(void) {
 
 /* ------------------------------------------------------------ sending side */
 void gasnetc_fence_note_request(gasnet_node_t dest, gasnet_handler_t handler) {
-  if (handler < GASNETI_HANDLER_CLIENT_MIN || gasnetc_fence_is_dirty[dest]) return;
+  if (!gasneti_handler_carries_client(handler) || gasnetc_fence_is_dirty[dest]) return;
   gasnetc_fence_is_dirty[dest] = 1;
   gasnetc_fence_dirty.peers[gasnetc_fence_dirty.n++] = dest;
 }

@@ -6,8 +6,8 @@
  * between different pairs of nodes, so a request from A to C may still be
  * on its way when C learns through B that A has notified. So the sender
  * makes sure before it notifies: each peer it has sent a client request to
- * (handler 128 and up) since its last barrier gets a FENCE naming the
- * number of its next request to that peer, and answers with FENCE_ACK once
+ * (handler 128 and up, or a bundle of such) since its last barrier gets a
+ * FENCE naming the number of its next request to that peer, and answers with FENCE_ACK once
  * every request before that number has been delivered and its handler has
  * returned. The notify goes out when every answer is in. A barrier with no
  * client request sent since the last one costs nothing.
@@ -52,7 +52,7 @@ void gasnetc_fence_init(void) {
 
 /* ------------------------------------------------------------ sending side */
 void gasnetc_fence_note_request(gasnet_node_t dest, gasnet_handler_t handler) {
-  if (handler < GASNETI_HANDLER_CLIENT_MIN || dest == gasneti_mynode ||
+  if (!gasneti_handler_carries_client(handler) || dest == gasneti_mynode ||
       gasnetc_fence_is_dirty[dest])
     return;
   gasnetc_fence_is_dirty[dest] = 1;
