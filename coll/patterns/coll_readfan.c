@@ -49,8 +49,6 @@ unsigned gasnete_coll_readfan_leaf_share(gasnet_node_t size) {
 #define READFAN_STEP_WHERE 4u
 #define READFAN_STEP_WRITTEN 5u
 
-#define READFAN_PAGE 4096u
-
 static uint32_t readfan_tag(uint32_t step) { return gasnete_coll_tag(GASNETE_COLL_TAG_ALG, step, 0); }
 
 gasnete_coll_readfan_t *gasnete_coll_readfan_new(gasnete_coll_op_t *op, uint32_t nreads,
@@ -88,7 +86,7 @@ static size_t readfan_head(const gasnete_coll_readfan_t *fan, const gasnete_coll
   size_t want = (size_t)((uint64_t)nbytes * fan->share_permille / 1000u);
   if (!want) return nbytes;
   uintptr_t dst = (uintptr_t)rd->dst;
-  uintptr_t split = (dst + nbytes - want + READFAN_PAGE - 1) & ~(uintptr_t)(READFAN_PAGE - 1);
+  uintptr_t split = (dst + nbytes - want + GASNET_PAGESIZE - 1) & ~(uintptr_t)(GASNET_PAGESIZE - 1);
   return split > dst && split < dst + nbytes ? (size_t)(split - dst) : nbytes;
 }
 
@@ -126,35 +124,40 @@ static void readfan_start(gasnete_coll_readfan_t *fan, gasnete_coll_op_t *op) {
   }
 }
 
-/* Send the block to each reader whose read failed. Here, not in deliver
- * (which may run inside an AM handler). */
-static void readfan_serve(gasnete_coll_readfan_t *fan, gasnete_coll_op_t *op) {
-  for (gasnet_node_t r = 0; r < op->team->size; r++) {
-    uint8_t asked = 1;
-    if (!__atomic_compare_exchange_n(&fan->need[r], &asked, 2, 0, __ATOMIC_ACQ_REL,
-                                     __ATOMIC_ACQUIRE))
-      continue;
-    const char *block = (const char *)fan->my_buffer + fan->need_off[r];
-    gasnete_coll_send_data(op, r, readfan_tag(READFAN_STEP_DATA), 0, block, fan->need_len[r]);
-  }
+/* Send its head to a reader whose read failed. */
+static void readfan_serve_need(gasnete_coll_readfan_t *fan, gasnete_coll_op_t *op,
+                               gasnet_node_t r) {
+  uint8_t asked = 1;
+  if (!__atomic_compare_exchange_n(&fan->need[r], &asked, 2, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    return;
+  const char *block = (const char *)fan->my_buffer + fan->need_off[r];
+  gasnete_coll_send_data(op, r, readfan_tag(READFAN_STEP_DATA), 0, block, fan->need_len[r]);
 }
 
-/* Write the tails readers asked for (after this node's own copy, which is
- * its first work); a refused write sends the tail in AM chunks instead. */
-static void readfan_write_shares(gasnete_coll_readfan_t *fan, gasnete_coll_op_t *op) {
-  if (!fan->help) return;
+/* Write the tail a reader asked for; a refused write sends it in AM
+ * chunks instead. */
+static void readfan_write_share(gasnete_coll_readfan_t *fan, gasnete_coll_op_t *op,
+                                gasnet_node_t r) {
+  gasnete_coll_help_t *h = &fan->help[r];
+  uint8_t asked = 1;
+  if (!__atomic_compare_exchange_n(&h->state, &asked, 2, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    return;
+  const char *tail = (const char *)fan->my_buffer + h->offset;
+  size_t head = op->args.nbytes - (size_t)h->tail;
+  if (!gasneti_xmem_write(gasnete_coll_rank2node(op->team, r), (void *)(uintptr_t)h->dst, tail,
+                          (size_t)h->tail))
+    gasnete_coll_send_signal(op, r, readfan_tag(READFAN_STEP_WRITTEN), h->tail);
+  else
+    gasnete_coll_send_data(op, r, readfan_tag(READFAN_STEP_DATA), head, tail, (size_t)h->tail);
+}
+
+/* What readers asked of this node, in one pass over the team: heads for
+ * failed reads, tails to write (after this node's own copy, its first
+ * work). Here, not in deliver (which may run inside an AM handler). */
+static void readfan_serve(gasnete_coll_readfan_t *fan, gasnete_coll_op_t *op) {
   for (gasnet_node_t r = 0; r < op->team->size; r++) {
-    gasnete_coll_help_t *h = &fan->help[r];
-    uint8_t asked = 1;
-    if (!__atomic_compare_exchange_n(&h->state, &asked, 2, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-      continue;
-    const char *tail = (const char *)fan->my_buffer + h->offset;
-    size_t head = op->args.nbytes - (size_t)h->tail;
-    if (!gasneti_xmem_write(gasnete_coll_rank2node(op->team, r), (void *)(uintptr_t)h->dst, tail,
-                            (size_t)h->tail))
-      gasnete_coll_send_signal(op, r, readfan_tag(READFAN_STEP_WRITTEN), h->tail);
-    else
-      gasnete_coll_send_data(op, r, readfan_tag(READFAN_STEP_DATA), head, tail, (size_t)h->tail);
+    readfan_serve_need(fan, op, r);
+    if (fan->help) readfan_write_share(fan, op, r);
   }
 }
 
@@ -193,7 +196,6 @@ gasnete_coll_progress_t gasnete_coll_readfan_progress(gasnete_coll_op_t *op) {
   for (uint32_t i = 0; i < fan->nreads && fan->reads_left; i++)
     readfan_try_read(fan, op, &fan->reads[i]);
   readfan_serve(fan, op);
-  readfan_write_shares(fan, op);
   /* Only a message (READY, WHERE, NEED, DATA, WRITTEN, DONE) changes that: */
   if (fan->reads_left || __atomic_load_n(&fan->done_received, __ATOMIC_ACQUIRE) < fan->nannounce)
     return GASNETE_COLL_WAITING;

@@ -7,9 +7,9 @@
  * on its way when C learns through B that A has notified. So the sender
  * makes sure before it notifies: each peer it has sent a client request to
  * (handler 128 and up, or a bundle of such) since its last barrier gets a
- * FENCE naming the number of its next request to that peer, and answers with FENCE_ACK once
- * every request before that number has been delivered and its handler has
- * returned. The notify goes out when every answer is in. A barrier with no
+ * FENCE naming the number of its next request to that peer, and answers
+ * with FENCE_ACK once every request before that number has been delivered
+ * and its handler has returned. The notify goes out when every answer is in. A barrier with no
  * client request sent since the last one costs nothing.
  *
  * FENCEs are sent at once (lock held); an answer found due inside UCX's
