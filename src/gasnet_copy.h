@@ -82,6 +82,18 @@ static inline int gasneti_copy_word(void *dest, const void *src, size_t n) {
   }
 }
 
+/* Whether a transfer of n bytes is a word the rule above copies in one
+ * store. A layer that hands data to a library which promises nothing about
+ * how it writes the target (MPI and UCP RMA: the kernel's cross-memory
+ * copies, a transport's own memcpy) keeps these sizes on a path that lands
+ * them with gasneti_copy. */
+static inline int gasneti_copy_is_word(size_t n) {
+#ifdef GASNETI_COPY_WORD64
+  if (n == 8) return 1;
+#endif
+  return n == 1 || n == 2 || n == 4;
+}
+
 /* memcpy, with the word rule above. */
 static inline void gasneti_copy(void *dest, const void *src, size_t n) {
   if (!gasneti_copy_word(dest, src, n)) memcpy(dest, src, n);

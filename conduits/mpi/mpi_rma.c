@@ -32,6 +32,7 @@
  * still inside MPI_Finalize's collective part. */
 #include "mpi_rma.h"
 
+#include "gasnet_copy.h"
 #include "gasnet_extended_conduit.h"
 
 #include <stdlib.h>
@@ -123,11 +124,15 @@ static void gasnetc_rma_flush_local(gasnet_node_t node) {
                     "complete RMA locally (MPI_Win_flush_local)");
 }
 
-/* Whether a transfer of nbytes goes by RMA: the window is in use and the
- * size reaches the threshold (extended-ref has checked the range and that
- * the node is another one). */
+/* Whether a transfer of nbytes goes by RMA: the window is in use, the
+ * size reaches the threshold and is not a word (extended-ref has checked
+ * the range and that the node is another one). Words of 1, 2, 4 or 8 bytes
+ * stay on AM whatever the threshold: the handler lands them in one store,
+ * while MPI_Put promises nothing about how it writes them (Open MPI's
+ * osc/rdma over shared memory let testflagpingpong read a 4-byte flag
+ * with its low byte alone written, 0x9f for 0x249f). */
 static int gasnetc_rma_takes(size_t nbytes) {
-  return gasnetc_rma.enabled && nbytes >= gasnetc_rma.threshold;
+  return gasnetc_rma.enabled && nbytes >= gasnetc_rma.threshold && !gasneti_copy_is_word(nbytes);
 }
 
 /* ------------------------------------------------------------ synchronous overrides */

@@ -63,8 +63,12 @@ static int gasnetc_direct_get(void *dest, gasnet_node_t node, const void *src, s
   return 1;
 }
 
+/* Words of 1, 2, 4 or 8 bytes stay on AM whatever the threshold: the
+ * handler lands them in one store, UCP RMA promises nothing about how the
+ * target's memory is written (see the word puts in docs/ucx-conduit.md). */
 static int gasnetc_rma_takes(gasnet_node_t node, size_t nbytes) {
-  return nbytes >= gasnetc_rma_threshold && gasnetc_ucx.rkey[node] != NULL;
+  return nbytes >= gasnetc_rma_threshold && !gasneti_copy_is_word(nbytes) &&
+         gasnetc_ucx.rkey[node] != NULL;
 }
 
 /* ------------------------------------------------------------ starting (lock held) */
