@@ -16,8 +16,9 @@
  *   - get_nb / get_nbi: MPI_Rget; the progress hook tests the requests;
  *   - an AM Long payload (mpi_send.c): MPI_Put and MPI_Win_flush, then the
  *     header alone with GASNETC_F_IN_PLACE.
- * Smaller transfers, memsets and everything when the window is not used
- * stay with extended-ref's AM protocols.
+ * Smaller transfers, words (1, 2, 4 or 8 bytes, at any threshold),
+ * memsets and everything when the window is not used stay with
+ * extended-ref's AM protocols.
  *
  * GASNET_MPI_RMA picks whether the window is used: off (never created), on
  * (always; the job ends if MPI cannot create it), auto (the default: used

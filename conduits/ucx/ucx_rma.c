@@ -6,8 +6,8 @@
  * mapped into this process (its shared-memory transports: ucp_rkey_ptr
  * answers) is reached by plain copies, each aligned word in one store,
  * complete at return; with the others a transfer of at least
- * GASNET_UCX_RMA_THRESHOLD bytes (default 0) goes to UCX
- * and completes without the target's help:
+ * GASNET_UCX_RMA_THRESHOLD bytes (default 0), but not of 1, 2, 4 or 8,
+ * goes to UCX and completes without the target's help:
  *   - blocking put: ucp_put_nbx, then a flush of the endpoint (the data is
  *     in the target's memory: GASNet's completion of a put);
  *   - blocking get: ucp_get_nbx, waited for;
