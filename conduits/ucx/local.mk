@@ -20,3 +20,4 @@ ucx_CONDUIT_LAUNCHER_SED =
 noinst_HEADERS += conduits/ucx/ucx_internal.h conduits/ucx/ucx_shm.h
 include conduits/ucx/conduit.mk
 EXTRA_DIST += tests/ucx/run_launch.sh
+EXTRA_DIST += tests/ucx/check_rma_choice.sh

@@ -6,8 +6,12 @@
  * mapped into this process (its shared-memory transports: ucp_rkey_ptr
  * answers) is reached by plain copies, each aligned word in one store,
  * complete at return; with the others a transfer of at least
- * GASNET_UCX_RMA_THRESHOLD bytes (default 0), but not of 1, 2, 4 or 8,
- * goes to UCX and completes without the target's help:
+ * GASNET_UCX_RMA_THRESHOLD bytes, but not of 1, 2, 4 or 8, goes to UCX,
+ * completing without the target's help where UCP has an RMA lane. The
+ * default ("auto") takes every size to such a peer; to a peer whose RMA
+ * UCP would emulate with active messages the target must progress (UCX
+ * 1.13 over TCP) only gets of up to 4 KiB, as extended-ref's AM protocols
+ * are faster for the rest:
  *   - blocking put: ucp_put_nbx, then a flush of the endpoint (the data is
  *     in the target's memory: GASNet's completion of a put);
  *   - blocking get: ucp_get_nbx, waited for;
@@ -24,23 +28,36 @@
 #include "gasnet_copy.h"
 #include "gasnet_extended_conduit.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
-/* Default threshold for peers whose segment is not mapped here: every
- * size by RMA, one-sided on a fabric that has it (docs/ucx-conduit.md,
- * "Put and get", measures UCX 1.13's TCP, where AM is faster). */
-#define GASNETC_RMA_DEFAULT_THRESHOLD 0
-
+/* GASNET_UCX_RMA_THRESHOLD: a size, or auto (the default: every size
+ * by RMA to a peer with an RMA lane, none to the others; docs/ucx-conduit.md,
+ * "Put and get", has the measurements). */
 static size_t gasnetc_rma_threshold;
+static int gasnetc_rma_auto;
+/* Per node: auto, and UCP would emulate RMA to it. */
+static uint8_t *gasnetc_rma_emulated_to;
+/* To such a peer gets below this size still go by RMA: UCP's emulated get
+ * beat extended-ref's AM get from 32 bytes to 2 KiB and lost from 8 KiB
+ * up; its puts lost at every size (docs/ucx-conduit.md, "Put and get"). */
+#define GASNETC_EMULATED_GET_MAX 4096
 /* Per node: its segment is mapped into this process (UCX's shared-memory
  * transports; ucp_rkey_ptr), at its address plus mapped_offset. */
 static uint8_t *gasnetc_mapped;
 static intptr_t *gasnetc_mapped_offset;
 
 void gasnetc_rma_init(void) {
-  gasnetc_rma_threshold =
-      (size_t)gasneti_getenv_size("GASNET_UCX_RMA_THRESHOLD", GASNETC_RMA_DEFAULT_THRESHOLD);
+  const char *text = gasneti_getenv_verbose("GASNET_UCX_RMA_THRESHOLD", "auto");
+  uint64_t v = 0;
+  gasnetc_rma_auto = !text || !strcasecmp(text, "auto");
+  if (!gasnetc_rma_auto && gasneti_parse_size(text, &v))
+    gasneti_fatalerror("gasnet_init: GASNET_UCX_RMA_THRESHOLD=\"%s\" is not a size (e.g. 0, 4K, 1G) "
+                       "or auto",
+                       text);
+  gasnetc_rma_threshold = (size_t)v;
 }
 
 /* A peer whose segment this process can load and store: copies, each word
@@ -69,6 +86,15 @@ static int gasnetc_direct_get(void *dest, gasnet_node_t node, const void *src, s
 static int gasnetc_rma_takes(gasnet_node_t node, size_t nbytes) {
   return nbytes >= gasnetc_rma_threshold && !gasneti_copy_is_word(nbytes) &&
          gasnetc_ucx.rkey[node] != NULL;
+}
+
+static int gasnetc_rma_put_takes(gasnet_node_t node, size_t nbytes) {
+  return gasnetc_rma_takes(node, nbytes) && !gasnetc_rma_emulated_to[node];
+}
+
+static int gasnetc_rma_get_takes(gasnet_node_t node, size_t nbytes) {
+  return gasnetc_rma_takes(node, nbytes) &&
+         (!gasnetc_rma_emulated_to[node] || nbytes <= GASNETC_EMULATED_GET_MAX);
 }
 
 /* ------------------------------------------------------------ starting (lock held) */
@@ -117,7 +143,7 @@ static int gasnetc_rma_put(gasnet_node_t node, void *dest, const void *src, size
   if (gasnetc_shm_is_member(node))
     return gasnetc_ucx_shm_direct && gasnetc_shm_put(node, dest, src, nbytes);
   if (gasnetc_direct_put(node, dest, src, nbytes)) return 1;
-  if (!gasnetc_rma_takes(node, nbytes)) return 0;
+  if (!gasnetc_rma_put_takes(node, nbytes)) return 0;
   gasnetc_lock();
   void *req = gasnetc_put_start(node, dest, src, nbytes);
   gasnetc_unlock();
@@ -133,7 +159,7 @@ static int gasnetc_rma_get(void *dest, gasnet_node_t node, const void *src, size
   if (gasnetc_shm_is_member(node))
     return gasnetc_ucx_shm_direct && gasnetc_shm_get(dest, node, src, nbytes);
   if (gasnetc_direct_get(dest, node, src, nbytes)) return 1;
-  if (!gasnetc_rma_takes(node, nbytes)) return 0;
+  if (!gasnetc_rma_get_takes(node, nbytes)) return 0;
   ucp_request_param_t param;
   gasnetc_rma_param(&param, NULL);
   gasnetc_lock();
@@ -151,7 +177,7 @@ static int gasnetc_rma_memset(gasnet_node_t node, void *dest, int val, size_t nb
 
 static int gasnetc_rma_put_nb(gasnet_node_t node, void *dest, const void *src, size_t nbytes,
                               int bulk, gasnete_done_t *done) {
-  if (gasnetc_shm_is_member(node) || gasnetc_mapped[node] || !gasnetc_rma_takes(node, nbytes))
+  if (gasnetc_shm_is_member(node) || gasnetc_mapped[node] || !gasnetc_rma_put_takes(node, nbytes))
     return 0;
   gasnetc_lock();
   void *req = gasnetc_put_start(node, dest, src, nbytes);
@@ -171,7 +197,7 @@ static int gasnetc_rma_put_nb(gasnet_node_t node, void *dest, const void *src, s
 
 static int gasnetc_rma_get_nb(void *dest, gasnet_node_t node, const void *src, size_t nbytes,
                               gasnete_done_t *done) {
-  if (gasnetc_shm_is_member(node) || gasnetc_mapped[node] || !gasnetc_rma_takes(node, nbytes))
+  if (gasnetc_shm_is_member(node) || gasnetc_mapped[node] || !gasnetc_rma_get_takes(node, nbytes))
     return 0;
   ucp_request_param_t param;
   gasnetc_rma_param(&param, done);
@@ -228,8 +254,57 @@ static void gasnetc_find_mapped(void) {
   }
 }
 
+/* Whether UCP would emulate RMA to this peer with active messages that the
+ * peer must progress. UCP has no query for it, but the endpoint's printed
+ * configuration lists a "put[N]" line per RMA lane (UCX 1.13: over TCP
+ * there is none, the endpoint has AM and rendezvous lanes only). Text that
+ * does not look like that configuration ("am_send:") answers no: RMA
+ * stays, as before the choice existed. */
+static int gasnetc_rma_emulated(ucp_ep_h ep) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (!f) return 0;
+  ucp_ep_print_info(ep, f);
+  fclose(f);
+  int emulated = text && strstr(text, "am_send:") && !strstr(text, "put[");
+  free(text);
+  return emulated;
+}
+
+/* GASNET_VERBOSEENV: node 0 says how it reaches its peers. */
+static void gasnetc_rma_report(unsigned copies, unsigned rma, unsigned am) {
+  if (gasneti_mynode != 0 || !getenv("GASNET_VERBOSEENV")) return;
+  char setting[32] = "auto";
+  if (!gasnetc_rma_auto) snprintf(setting, sizeof(setting), "%zu", gasnetc_rma_threshold);
+  fprintf(stderr,
+          "ucx conduit: put/get (GASNET_UCX_RMA_THRESHOLD %s): %u peers by copies, %u by UCP RMA, "
+          "%u by AM (UCP would emulate RMA: gets up to 4 KiB still by RMA)\n",
+          setting, copies, rma, am);
+}
+
+/* auto: which peers UCP would emulate RMA to. */
+static void gasnetc_choose_rma(void) {
+  unsigned copies = 0, rma = 0, am = 0;
+  gasnetc_rma_emulated_to = calloc(gasneti_nodes, 1);
+  if (!gasnetc_rma_emulated_to) gasneti_fatalerror("gasnet_attach: out of memory");
+  for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
+    if (i == gasneti_mynode) continue;
+    if (gasnetc_shm_is_member(i) || gasnetc_mapped[i]) {
+      copies++;
+      continue;
+    }
+    if (!gasnetc_ucx.rkey[i]) continue;
+    gasnetc_rma_emulated_to[i] = gasnetc_rma_auto && gasnetc_rma_emulated(gasnetc_ucx.ep[i]);
+    if (gasnetc_rma_emulated_to[i]) am++;
+    else rma++;
+  }
+  gasnetc_rma_report(copies, rma, am);
+}
+
 void gasnetc_rma_attach(void) {
   gasnetc_ucx_shm_attach(&gasnetc_ucx_ops);
   gasnetc_find_mapped();
+  gasnetc_choose_rma();
   gasnete_register_conduit_ops(&gasnetc_ucx_ops);
 }
