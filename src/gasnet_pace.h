@@ -41,12 +41,12 @@
 #define GASNETI_PACE_CLOCK_EVERY 4u
 
 typedef struct {
-  uint64_t next_ns; /* do not look before this time (0: look at every poll) */
-  uint64_t cost_ns; /* what an empty look costs: a minimum that decays upward */
-  unsigned looks;   /* unpaced looks, for sampling */
-  unsigned issued;  /* gasneti_am_requests_issued at the previous poll */
-  unsigned unread;   /* sending polls left before the clock is read again */
-  unsigned skipped;  /* polls since the last read of the clock */
+  uint64_t next_ns;   /* do not look before this time (0: look at every poll) */
+  uint64_t cost_ns;   /* what an empty look costs: a minimum that decays upward */
+  unsigned looks;     /* unpaced looks, for sampling */
+  unsigned issued;    /* gasneti_am_requests_issued at the previous poll */
+  unsigned unread;    /* sending polls left before the clock is read again */
+  unsigned skipped;   /* polls since the last read of the clock */
   uint64_t last_read; /* when the clock was last read here */
 } gasneti_pace_t;
 

@@ -33,9 +33,10 @@
 #include <string.h>
 #include <strings.h>
 
-/* GASNET_UCX_RMA_THRESHOLD: a size, or auto (the default: every size
- * by RMA to a peer with an RMA lane, none to the others; docs/ucx-conduit.md,
- * "Put and get", has the measurements). */
+/* GASNET_UCX_RMA_THRESHOLD: a size, or auto (the default: every size by
+ * RMA to a peer with an RMA lane; to the others only gets of up to
+ * GASNETC_EMULATED_GET_MAX; docs/ucx-conduit.md, "Put and get", has the
+ * measurements). */
 static size_t gasnetc_rma_threshold;
 static int gasnetc_rma_auto;
 /* Per node: auto, and UCP would emulate RMA to it. */
