@@ -74,12 +74,15 @@ static inline int gasneti_pace_due(gasneti_pace_t *pace, uint64_t *start) {
    * the next sending poll would look too (frontier_a on ucx over TCP fell
    * from 18 to 14 M updates/s with such polls untimed). */
   uint64_t now = gasneti_pace_now();
-  uint64_t per_poll = (now - pace->last_read) / (pace->skipped + 1);
+  uint64_t gap = now - pace->last_read, polls = pace->skipped + 1u;
   pace->last_read = now;
   pace->skipped = 0;
+  pace->unread = 0;
   *start = now;
   if (!sending || now >= pace->next_ns) return 1;
-  if (now + per_poll * GASNETI_PACE_CLOCK_EVERY < pace->next_ns)
+  /* CLOCK_EVERY polls at gap / polls each still end inside the rest
+   * (multiplied out: no division on the poll path). */
+  if (gap * GASNETI_PACE_CLOCK_EVERY < (pace->next_ns - now) * polls)
     pace->unread = GASNETI_PACE_CLOCK_EVERY - 1;
   return 0;
 }

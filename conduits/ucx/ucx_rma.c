@@ -280,8 +280,8 @@ static void gasnetc_rma_report(unsigned copies, unsigned rma, unsigned am) {
   if (!gasnetc_rma_auto) snprintf(setting, sizeof(setting), "%zu", gasnetc_rma_threshold);
   fprintf(stderr,
           "ucx conduit: put/get (GASNET_UCX_RMA_THRESHOLD %s): %u peers by copies, %u by UCP RMA, "
-          "%u by AM (UCP would emulate RMA: gets up to 4 KiB still by RMA)\n",
-          setting, copies, rma, am);
+          "%u by AM (UCP would emulate RMA: gets up to %u bytes still by RMA)\n",
+          setting, copies, rma, am, (unsigned)GASNETC_EMULATED_GET_MAX);
 }
 
 /* auto: which peers UCP would emulate RMA to. */
