@@ -150,14 +150,17 @@ static void gasnetc_watchdog_start(int code, double timeout) {
 
 #ifdef GASNETI_THREADS
 /* Another thread may hold the lock for the length of an MPI call; one that
- * holds it longer (a fatal error inside the conduit) is not waited for. */
+ * holds it longer (a fatal error inside the conduit) is not waited for.
+ * The caller counts as a lock waiter, so pollers give way: a client thread
+ * polling in a tight loop retakes the lock at once, and a trylock now and
+ * then would seldom find it free (on a loaded host, not within the limit). */
 static int gasnetc_lock_within(double seconds) {
   double end = gasnetc_now() + seconds;
-  while (!gasnetc_trylock()) {
-    if (gasnetc_now() > end) return 0;
-    gasnetc_nap();
-  }
-  return 1;
+  int got;
+  __atomic_fetch_add(&gasnetc_lock_waiters, 1, __ATOMIC_ACQ_REL);
+  while (!(got = gasnetc_trylock()) && gasnetc_now() <= end) gasnetc_nap();
+  __atomic_fetch_sub(&gasnetc_lock_waiters, 1, __ATOMIC_ACQ_REL);
+  return got;
 }
 #else
 static int gasnetc_lock_within(double seconds) {
@@ -318,8 +321,14 @@ static int64_t gasnetc_noticed(void) {
   return __atomic_load_n(&gasnetc_noticed_ns, __ATOMIC_ACQUIRE);
 }
 
+/* Besides a notice, this node's own exit stops its other threads: a client
+ * thread polling in a loop would otherwise keep the conduit's lock from
+ * the exiting thread, which needs it to tell the others. */
 void gasnetc_exit_check(void) {
-  if (__builtin_expect(!__atomic_load_n(&gasnetc_exit_noticed, __ATOMIC_ACQUIRE), 1)) return;
+  if (__builtin_expect(!(__atomic_load_n(&gasnetc_exit_noticed, __ATOMIC_ACQUIRE) |
+                         __atomic_load_n(&gasnetc_exiting, __ATOMIC_ACQUIRE)),
+                       1))
+    return;
   if (gasnetc_exit_state != GASNETC_EXIT_NONE) return; /* this thread's exit path polls */
   if (__atomic_load_n(&gasnetc_exiting, __ATOMIC_ACQUIRE)) gasnetc_park();
   if (!__atomic_load_n(&gasnetc_exit_noticed_failed, __ATOMIC_ACQUIRE) &&

@@ -335,8 +335,14 @@ static int64_t gasnetc_first_noticed(void) {
   return __atomic_load_n(&gasnetc_noticed_ns, __ATOMIC_ACQUIRE);
 }
 
+/* Besides a notice, this node's own exit stops its other threads: a client
+ * thread polling in a loop would otherwise keep the conduit's lock from
+ * the exiting thread, which needs it to tell the others. */
 void gasnetc_exit_check(void) {
-  if (__builtin_expect(!__atomic_load_n(&gasnetc_noticed, __ATOMIC_ACQUIRE), 1)) return;
+  if (__builtin_expect(!(__atomic_load_n(&gasnetc_noticed, __ATOMIC_ACQUIRE) |
+                         __atomic_load_n(&gasnetc_exiting, __ATOMIC_ACQUIRE)),
+                       1))
+    return;
   if (gasnetc_exit_state != GASNETC_EXIT_NONE) return; /* this thread's exit path polls */
   if (__atomic_load_n(&gasnetc_exiting, __ATOMIC_ACQUIRE)) gasnetc_park();
   if (!__atomic_load_n(&gasnetc_noticed_failed, __ATOMIC_ACQUIRE) &&

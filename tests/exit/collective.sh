@@ -4,20 +4,30 @@
 # or calls gasnet_exit(0), while a second thread of it keeps polling) RUNS
 # times in a row at each node count, and checks every run: exit code 0, a
 # LINE from every node, and (HOW=return) an ATEXIT line from every node's
-# atexit handler; then that nothing was left behind.
+# atexit handler; then that nothing was left behind. LOAD=N keeps N busy
+# loops running beside the jobs: on a host with more work than cores the
+# exiting thread must still get the conduit's lock from a thread that
+# polls in a tight loop, and the late nodes must still be let finish.
 #
-# Usage: collective.sh BUILDDIR NODELIST RUNS return|exit
+# Usage: collective.sh BUILDDIR NODELIST RUNS [LOAD=N] return|exit
 #   GASNET_EXIT_RUNS overrides RUNS (e.g. 2000 for a long soak).
 set -eu
 
-if [ $# -ne 4 ]; then
-  echo "usage: $0 BUILDDIR NODELIST RUNS return|exit" >&2
+if [ $# -lt 4 ] || [ $# -gt 5 ]; then
+  echo "usage: $0 BUILDDIR NODELIST RUNS [LOAD=N] return|exit" >&2
   exit 2
 fi
 BUILDDIR=$(cd "$1" && pwd)
 NODELIST=$2
 RUNS=${GASNET_EXIT_RUNS:-$3}
+LOAD=0
+case $4 in
+  LOAD=*) LOAD=${4#LOAD=}; shift ;;
+esac
 HOW=$4
+case $LOAD in
+  '' | *[!0-9]*) echo "collective.sh: LOAD must be a count, not '$LOAD'" >&2; exit 2 ;;
+esac
 case $HOW in
   return | exit) ;;
   *) echo "collective.sh: HOW must be return or exit, not '$HOW'" >&2; exit 2 ;;
@@ -72,10 +82,29 @@ run_count() { # $1 = node count
     detail="$detail, leaked"
     ok=1
   fi
-  verdict $ok "flush $HOW n=$n" "$detail"
+  verdict $ok "flush $HOW n=$n${HOGS:+ beside $LOAD busy loops}" "$detail"
 }
 
+# Busy loops that end with this script (stop_load, or the EXIT trap).
+HOGS=
+start_load() {
+  i=0
+  while [ "$i" -lt "$LOAD" ]; do
+    sh -c 'while :; do :; done' &
+    HOGS="$HOGS $!"
+    i=$((i + 1))
+  done
+}
+stop_load() {
+  # shellcheck disable=SC2086 # HOGS is a list of pids
+  [ -z "$HOGS" ] || kill $HOGS 2>/dev/null || true
+  HOGS=
+}
+trap 'stop_load; cleanup_work' EXIT
+
+start_load
 for n in $(node_list "$NODELIST"); do
   run_count "$n"
 done
+stop_load
 finish
