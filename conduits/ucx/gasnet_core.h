@@ -20,11 +20,12 @@
 #define GASNET_ALIGNED_SEGMENTS 0
 #define GASNET_MAXNODES 65535
 
-/* Every AM is one UCP active message sent eagerly (UCX fragments and
- * reassembles it): a Medium of up to 64 KiB, and a Long of up to 64 KiB
- * (larger transfers are put/get, which go by UCP RMA). */
+/* Every AM is one UCP active message (ucx_send.c): a Medium of up to 64
+ * KiB, a Long of up to 4 MiB. Large Longs go by rendezvous, which UCX
+ * moves over TCP at twice the rate of eager fragments (docs/ucx-conduit.md,
+ * "Active messages"), so a big put over TCP is a few large Longs. */
 #define GASNETC_MAX_MEDIUM 65536
-#define GASNETC_MAX_LONG_REQUEST ((size_t)65536)
-#define GASNETC_MAX_LONG_REPLY ((size_t)65536)
+#define GASNETC_MAX_LONG_REQUEST ((size_t)4 << 20)
+#define GASNETC_MAX_LONG_REPLY ((size_t)4 << 20)
 
 #endif

@@ -5,14 +5,16 @@
  * UCP active message. Its header (ours, with the arguments) is the UCP AM
  * header and its payload the UCP data. It goes with
  * UCP_AM_SEND_FLAG_EAGER, so the receiver's callback has the whole
- * message, except a payload of GASNET_UCX_RNDV_THRESHOLD bytes or more to
- * a peer reached through UCX's shared memory: that goes by rendezvous
- * (UCP_AM_SEND_FLAG_RNDV), the receiver fetches it straight into its
- * packet or, for a Long, into its segment (ucx_poll.c), and the send
- * completes once it has. (An eager 64 KiB Medium is cut into the
- * transport's fragments, put back together by UCX and copied again by
- * us: rendezvous moved 5 times as many bytes per second; over TCP it was
- * 2-3 times slower than eager.) The header is copied into a buffer of its
+ * message, except a large payload: GASNET_UCX_RNDV_THRESHOLD bytes or more
+ * to a peer reached through UCX's shared memory, GASNET_UCX_RNDV_NET_THRESHOLD
+ * or more to any other. That goes by rendezvous (UCP_AM_SEND_FLAG_RNDV),
+ * the receiver fetches it straight into its packet or, for a Long, into
+ * its segment (ucx_poll.c), and the send completes once it has. (An eager
+ * 64 KiB Medium is cut into the transport's fragments, put back together
+ * by UCX and copied again by us: through shared memory rendezvous moved 5
+ * times as many bytes per second. Over TCP it costs a round trip more:
+ * slower up to 128 KiB, faster from 512 KiB, 2 MiB puts in 0.55 of the
+ * time of 64 KiB eager Longs.) The header is copied into a buffer of its
  * own that the send's completion frees. When UCX has not finished a send
  * at return (a large payload, a busy TCP socket), the sender waits,
  * progressing the worker: the payload is then the caller's again, and the
@@ -33,14 +35,17 @@
 /* The largest UCP AM header we send: ours and 16 arguments. */
 #define GASNETC_HDR_MAX (sizeof(gasnetc_hdr_t) + 64)
 
-/* Payloads of at least this many bytes to a peer of this host go by
- * rendezvous. */
+/* Payloads of at least this many bytes go by rendezvous: to a peer whose
+ * segment UCX maps (its shared memory), and to any other. */
 #define GASNETC_RNDV_DEFAULT_THRESHOLD 32768
-static size_t gasnetc_rndv_threshold;
+#define GASNETC_RNDV_NET_DEFAULT_THRESHOLD 262144
+static size_t gasnetc_rndv_threshold, gasnetc_rndv_net_threshold;
 
 void gasnetc_send_init(void) {
   gasnetc_rndv_threshold =
       (size_t)gasneti_getenv_size("GASNET_UCX_RNDV_THRESHOLD", GASNETC_RNDV_DEFAULT_THRESHOLD);
+  gasnetc_rndv_net_threshold = (size_t)gasneti_getenv_size("GASNET_UCX_RNDV_NET_THRESHOLD",
+                                                           GASNETC_RNDV_NET_DEFAULT_THRESHOLD);
   ucp_worker_attr_t attr;
   attr.field_mask = UCP_WORKER_ATTR_FIELD_MAX_AM_HEADER;
   ucs_status_t st = ucp_worker_query(gasnetc_ucx.worker, &attr);
@@ -76,9 +81,8 @@ static void gasnetc_detached_done(void *request, ucs_status_t status, void *user
 static void *gasnetc_am_start(gasnet_node_t dest, const void *hdr, size_t len, const void *payload,
                               size_t nbytes, int detached) {
   ucp_request_param_t param;
-  param.flags = nbytes >= gasnetc_rndv_threshold && gasnetc_peer_mapped(dest)
-                    ? UCP_AM_SEND_FLAG_RNDV
-                    : UCP_AM_SEND_FLAG_EAGER;
+  size_t rndv_from = gasnetc_peer_mapped(dest) ? gasnetc_rndv_threshold : gasnetc_rndv_net_threshold;
+  param.flags = nbytes >= rndv_from ? UCP_AM_SEND_FLAG_RNDV : UCP_AM_SEND_FLAG_EAGER;
   void *req;
   if (!detached && param.flags == UCP_AM_SEND_FLAG_EAGER && nbytes <= GASNETC_IMMEDIATE_MAX) {
     param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL;
