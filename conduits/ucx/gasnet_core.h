@@ -22,8 +22,8 @@
 
 /* Every AM is one UCP active message (ucx_send.c): a Medium of up to 64
  * KiB, a Long of up to 4 MiB. Large Longs go by rendezvous, which UCX
- * moves over TCP at twice the rate of eager fragments (docs/ucx-conduit.md,
- * "Active messages"), so a big put over TCP is a few large Longs. */
+ * streams over TCP faster than eager fragments (docs/ucx-conduit.md,
+ * "Messages"), so a big put over TCP is a few large Longs. */
 #define GASNETC_MAX_MEDIUM 65536
 #define GASNETC_MAX_LONG_REQUEST ((size_t)4 << 20)
 #define GASNETC_MAX_LONG_REPLY ((size_t)4 << 20)

@@ -13,7 +13,7 @@
  * 64 KiB Medium is cut into the transport's fragments, put back together
  * by UCX and copied again by us: through shared memory rendezvous moved 5
  * times as many bytes per second. Over TCP it costs a round trip more:
- * slower up to 128 KiB, faster from 512 KiB, 2 MiB puts in 0.55 of the
+ * slower up to 128 KiB, faster from 512 KiB, 2 MiB puts in 0.4 of the
  * time of 64 KiB eager Longs.) The header is copied into a buffer of its
  * own that the send's completion frees. When UCX has not finished a send
  * at return (a large payload, a busy TCP socket), the sender waits,

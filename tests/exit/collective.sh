@@ -24,7 +24,7 @@ LOAD=0
 case $4 in
   LOAD=*) LOAD=${4#LOAD=}; shift ;;
 esac
-HOW=$4
+HOW=${4:-}
 case $LOAD in
   '' | *[!0-9]*) echo "collective.sh: LOAD must be a count, not '$LOAD'" >&2; exit 2 ;;
 esac
