@@ -51,3 +51,11 @@ EXTRA_DIST += scripts/gen_client_config.sh
 # The summary of a job's trace or statistics files (Python 3).
 bin_SCRIPTS += scripts/gasnet_trace
 EXTRA_DIST += scripts/gasnet_trace
+# The poll pacer (src/gasnet_pace.h) on a clock of the test's own; it
+# needs some conduit's gasnet_core.h for gasnet.h, and takes smp's.
+if BUILD_SMP
+check_PROGRAMS += tests/test_pace
+tests_test_pace_SOURCES = tests/test_pace.c
+tests_test_pace_CPPFLAGS = $(smp_CONDUIT_ALL_CPPFLAGS) -DGASNET_SEQ -DGASNETT_THREAD_SINGLE
+tests_test_pace_LDFLAGS = $(AM_LDFLAGS) -no-install
+endif

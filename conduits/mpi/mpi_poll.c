@@ -327,7 +327,8 @@ static int gasnetc_poll(int replies_only) {
 
 /* Over TCP an MPI_Testsome that finds nothing costs an epoll or poll
  * system call: after one, a thread that sends between polls leaves MPI
- * alone for twice as long as it took (gasnet_pace.h). -1 from
+ * alone for a while, twice as long as it took and longer after empty
+ * tests in a row (gasnet_pace.h). -1 from
  * gasnetc_poll: another thread holds the lock. */
 static GASNETI_THREAD_LOCAL gasneti_pace_t gasnetc_pace;
 

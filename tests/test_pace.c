@@ -1,0 +1,159 @@
+/* test_pace.c: the poll pacer of network conduits (src/gasnet_pace.h),
+ * driven on a clock of its own: each "look" at the fake network costs a
+ * set number of nanoseconds and finds what the test says, each poll of
+ * the "client" takes its own time, so every decision is checked exactly.
+ *
+ * What must hold (docs/user-guide.md, "Polling over a network"):
+ *  - a look cheaper than GASNETI_PACE_MIN_NS is never skipped;
+ *  - a thread that polls without sending looks at every poll;
+ *  - a sending thread, after an empty look that cost more, rests: the rest
+ *    is twice the look's cost, doubles with each empty look in a row up to
+ *    GASNETI_PACE_MAX_NS, and never lasts longer than that;
+ *  - a look that finds work makes the next poll look, and the first empty
+ *    look after it starts a rest again (it once did only on one look in
+ *    GASNETI_PACE_SAMPLE_EVERY, so a network that had just delivered was
+ *    looked at up to 16 times in a row);
+ *  - with pacing off every poll looks.
+ * Exits 0 when all hold, else prints the first difference and exits 1. */
+#include "gasnet_pace.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* What the pacer reads from the library, provided here. */
+GASNETI_THREAD_LOCAL unsigned gasneti_am_requests_issued;
+int gasneti_pace_enabled = 1;
+static int64_t fake_now_ns = 1000000;
+int64_t gasneti_now_ns(void) { return fake_now_ns; }
+
+static struct {
+  int64_t cost_ns; /* what a look costs */
+  int finds;       /* what the next look finds */
+  unsigned looks;  /* looks made */
+} net;
+
+static int look(int arg) {
+  (void)arg;
+  fake_now_ns += net.cost_ns;
+  net.looks++;
+  return net.finds;
+}
+
+static int failures;
+static void expect(int ok, const char *what, long got, long want) {
+  if (ok) return;
+  if (failures++ < 8) fprintf(stderr, "test_pace: %s: got %ld, want %ld\n", what, got, want);
+}
+
+/* One poll of a client that spends work_ns between polls and sent a
+ * request before it if `sending`. Returns whether the network was looked at. */
+static int poll_once(gasneti_pace_t *pace, int sending, int64_t work_ns) {
+  fake_now_ns += work_ns;
+  if (sending) gasneti_am_requests_issued++;
+  unsigned before = net.looks;
+  gasneti_pace_poll(pace, look, 0);
+  return net.looks != before;
+}
+
+/* A sending poll after the longest rest, and up to CLOCK_EVERY - 1 more
+ * at the client's usual pace (a resting thread reads the clock at one
+ * poll in that many while its polls keep their pace, so it may see the
+ * end of a rest that many polls late after a long step): one must look. */
+static int poll_after_longest_rest(gasneti_pace_t *pace) {
+  if (poll_once(pace, 1, GASNETI_PACE_MAX_NS + 10)) return 1;
+  for (unsigned i = 1; i < GASNETI_PACE_CLOCK_EVERY; i++)
+    if (poll_once(pace, 1, 10)) return 1;
+  return 0;
+}
+
+/* Polls until the pacer has learnt the cost (its sampled looks). */
+static void learn(gasneti_pace_t *pace) {
+  for (int i = 0; i < 2 * (int)GASNETI_PACE_SAMPLE_EVERY; i++) poll_once(pace, 1, 10);
+}
+
+static void cheap_network_is_never_skipped(void) {
+  gasneti_pace_t pace = {0};
+  net.cost_ns = 30;
+  net.finds = 0;
+  learn(&pace);
+  net.looks = 0;
+  for (int i = 0; i < 1000; i++) poll_once(&pace, 1, 10);
+  expect(net.looks == 1000, "cheap network: looks in 1000 sending polls", net.looks, 1000);
+}
+
+static void waiting_thread_looks_every_time(void) {
+  gasneti_pace_t pace = {0};
+  net.cost_ns = 400;
+  net.finds = 0;
+  learn(&pace);
+  poll_once(&pace, 1, 10); /* a send, then the wait for its answer */
+  net.looks = 0;
+  for (int i = 0; i < 100; i++) poll_once(&pace, 0, 10);
+  expect(net.looks == 100, "dear network: looks in 100 polls that send nothing", net.looks, 100);
+}
+
+/* How long after an empty look the next sending poll looks again. */
+static int64_t rest_after_empty_look(gasneti_pace_t *pace) {
+  int64_t start = fake_now_ns;
+  while (!poll_once(pace, 1, 10))
+    if (fake_now_ns - start > 10 * (int64_t)GASNETI_PACE_MAX_NS) return -1;
+  return fake_now_ns - net.cost_ns - start; /* the gap before this look began */
+}
+
+static void rests_grow_to_the_cap(void) {
+  gasneti_pace_t pace = {0};
+  net.cost_ns = 400;
+  net.finds = 0;
+  learn(&pace);
+  net.finds = 1;
+  expect(poll_after_longest_rest(&pace), "a poll after the longest rest looks", 0, 1);
+  net.finds = 0;
+  expect(poll_once(&pace, 1, 10), "the poll after a busy look looks", 0, 1);
+  /* Empty looks in a row: rests of 2, 4 and then 5 (the cap) looks' cost,
+   * each within a poll's step (10 ns) of it. */
+  int64_t want[] = {800, 1600, GASNETI_PACE_MAX_NS, GASNETI_PACE_MAX_NS};
+  for (int i = 0; i < 4; i++) {
+    int64_t rest = rest_after_empty_look(&pace);
+    expect(rest >= want[i] && rest <= want[i] + 10, "rest after an empty look", (long)rest,
+           (long)want[i]);
+  }
+}
+
+static void busy_look_then_empty_look_rests(void) {
+  gasneti_pace_t pace = {0};
+  net.cost_ns = 400;
+  net.finds = 0;
+  learn(&pace);
+  for (int round = 0; round < 40; round++) {
+    net.finds = 1;
+    expect(poll_after_longest_rest(&pace), "a poll after the longest rest looks", 0, 1);
+    net.finds = 0;
+    poll_once(&pace, 1, 10); /* looks (after work), finds nothing */
+    expect(!poll_once(&pace, 1, 10), "a sending poll right after an empty look looks", 1, 0);
+  }
+}
+
+static void pacing_off_looks_every_time(void) {
+  gasneti_pace_t pace = {0};
+  net.cost_ns = 400;
+  net.finds = 0;
+  gasneti_pace_enabled = 0;
+  net.looks = 0;
+  for (int i = 0; i < 500; i++) poll_once(&pace, 1, 10);
+  gasneti_pace_enabled = 1;
+  expect(net.looks == 500, "pacing off: looks in 500 sending polls", net.looks, 500);
+}
+
+int main(void) {
+  cheap_network_is_never_skipped();
+  waiting_thread_looks_every_time();
+  rests_grow_to_the_cap();
+  busy_look_then_empty_look_rests();
+  pacing_off_looks_every_time();
+  if (failures) {
+    fprintf(stderr, "test_pace: %d checks failed\n", failures);
+    return 1;
+  }
+  printf("test_pace: all checks passed\n");
+  return 0;
+}
