@@ -36,6 +36,17 @@
 #define GASNETI_COALESCE_BYTES 4096
 #define GASNETI_COALESCE_PAYLOAD 512
 _Static_assert(GASNETI_COALESCE_BYTES <= GASNETC_MAX_MEDIUM, "a batch travels as one Medium");
+/* A conduit whose messages to other supernodes each pay a network's fixed
+ * cost may ask for larger batches to them in its gasnet_core.h (the ucx
+ * conduit: 16 KiB; docs/porting.md); batches inside a supernode stay at
+ * GASNETI_COALESCE_BYTES. */
+#ifndef GASNETC_COALESCE_NET_BYTES
+#define GASNETC_COALESCE_NET_BYTES GASNETI_COALESCE_BYTES
+#endif
+_Static_assert(GASNETC_COALESCE_NET_BYTES >= GASNETI_COALESCE_BYTES &&
+                   GASNETC_COALESCE_NET_BYTES <= GASNETC_MAX_MEDIUM,
+               "gasnet_core.h: GASNETC_COALESCE_NET_BYTES must lie between 4096 and the Medium "
+               "limit (a batch travels as one Medium)");
 
 /* One packed message: this header, its arguments, its payload, each part
  * padded to 8 bytes so every payload keeps the Medium alignment. */
@@ -51,7 +62,8 @@ typedef struct {
   size_t bytes;   /* used in data */
   uint32_t count; /* messages in it */
   int listed;     /* in gasneti_co.pending: sent by the next gasneti_am_flush */
-  uint8_t *data;  /* GASNETI_COALESCE_BYTES, allocated at first use */
+  size_t cap;     /* the size of data, once allocated */
+  uint8_t *data;  /* cap bytes, allocated at first use */
 } gasneti_am_batch_t;
 
 int gasneti_am_coalescing;
@@ -131,13 +143,35 @@ void gasneti_am_coalesce_polled(void) {
   gasneti_co.sent_since_poll = 0;
 }
 
+/* The batch size for dest: larger to another supernode if the conduit
+ * asks for it. Asked once per destination, when its batch is made (AMs
+ * need attach, so the conduit's node table is ready). */
+static size_t gasneti_batch_cap(gasnet_node_t dest) {
+  if (GASNETC_COALESCE_NET_BYTES == GASNETI_COALESCE_BYTES) return GASNETI_COALESCE_BYTES;
+  static gasnet_node_t *supernode; /* [gasneti_nodes], made at the first batch */
+  if (!supernode) {
+    gasnet_nodeinfo_t *all = malloc(gasneti_nodes * sizeof *all);
+    supernode = malloc(gasneti_nodes * sizeof *supernode);
+    if (!all || !supernode)
+      gasneti_fatalerror("GASNET_AM_COALESCE: out of memory for the supernodes of %u nodes",
+                         (unsigned)gasneti_nodes);
+    gasnetc_nodeinfo(all);
+    for (gasnet_node_t i = 0; i < gasneti_nodes; i++) supernode[i] = all[i].supernode;
+    free(all);
+  }
+  return supernode[dest] == supernode[gasneti_mynode] ? GASNETI_COALESCE_BYTES
+                                                      : GASNETC_COALESCE_NET_BYTES;
+}
+
 /* Room for `need` bytes in dest's batch, sending it first if full. */
 static uint8_t *gasneti_batch_room(gasnet_node_t dest, size_t need) {
   gasneti_am_batch_t *b = &gasneti_co.batch[dest];
-  if (!b->data && !(b->data = malloc(GASNETI_COALESCE_BYTES)))
-    gasneti_fatalerror("GASNET_AM_COALESCE: out of memory for a batch of %d bytes",
-                       GASNETI_COALESCE_BYTES);
-  if (b->bytes + need > GASNETI_COALESCE_BYTES) gasneti_flush_node(dest);
+  if (!b->data) {
+    b->cap = gasneti_batch_cap(dest);
+    if (!(b->data = malloc(b->cap)))
+      gasneti_fatalerror("GASNET_AM_COALESCE: out of memory for a batch of %zu bytes", b->cap);
+  }
+  if (b->bytes + need > b->cap) gasneti_flush_node(dest);
   if (!b->listed) {
     b->listed = 1;
     gasneti_co.pending[gasneti_co.npending++] = dest;

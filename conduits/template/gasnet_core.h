@@ -27,5 +27,9 @@
 #define GASNETC_MAX_MEDIUM 4096
 #define GASNETC_MAX_LONG_REQUEST ((size_t)65536)
 #define GASNETC_MAX_LONG_REPLY ((size_t)65536)
+/* PORTER (optional): GASNETC_COALESCE_NET_BYTES, the batches of packed
+ * requests (GASNET_AM_COALESCE) to nodes outside the supernode, from 4096
+ * (the default) up to the Medium limit: larger where each message pays a
+ * network's fixed cost (docs/porting.md, "Messages"). */
 
 #endif
