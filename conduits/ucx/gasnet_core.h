@@ -28,8 +28,8 @@
 #define GASNETC_MAX_LONG_REQUEST ((size_t)4 << 20)
 #define GASNETC_MAX_LONG_REPLY ((size_t)4 << 20)
 /* Packed requests (GASNET_AM_COALESCE) travel in batches of 16 KiB to
- * nodes outside the supernode: over TCP a packed frontier ran 1.3 times
- * faster than with 4 KiB ones (docs/performance.md). */
+ * nodes outside the supernode: over TCP a packed frontier ran 1.1-1.4
+ * times faster than with 4 KiB ones (docs/performance.md). */
 #define GASNETC_COALESCE_NET_BYTES 16384
 
 #endif
