@@ -66,26 +66,26 @@ static int poll_after_longest_rest(gasneti_pace_t *pace) {
   return 0;
 }
 
-/* Polls until the pacer has learnt the cost (its sampled looks). */
-static void learn(gasneti_pace_t *pace) {
+/* A fresh pacer over a network whose looks cost cost_ns and find nothing,
+ * polled until it has learnt that cost (its sampled looks). */
+static void start_learnt(gasneti_pace_t *pace, int64_t cost_ns) {
+  *pace = (gasneti_pace_t){0};
+  net.cost_ns = cost_ns;
+  net.finds = 0;
   for (int i = 0; i < 2 * (int)GASNETI_PACE_SAMPLE_EVERY; i++) poll_once(pace, 1, 10);
 }
 
 static void cheap_network_is_never_skipped(void) {
-  gasneti_pace_t pace = {0};
-  net.cost_ns = 30;
-  net.finds = 0;
-  learn(&pace);
+  gasneti_pace_t pace;
+  start_learnt(&pace, 30);
   net.looks = 0;
   for (int i = 0; i < 1000; i++) poll_once(&pace, 1, 10);
   expect(net.looks == 1000, "cheap network: looks in 1000 sending polls", net.looks, 1000);
 }
 
 static void waiting_thread_looks_every_time(void) {
-  gasneti_pace_t pace = {0};
-  net.cost_ns = 400;
-  net.finds = 0;
-  learn(&pace);
+  gasneti_pace_t pace;
+  start_learnt(&pace, 400);
   poll_once(&pace, 1, 10); /* a send, then the wait for its answer */
   net.looks = 0;
   for (int i = 0; i < 100; i++) poll_once(&pace, 0, 10);
@@ -101,10 +101,8 @@ static int64_t rest_after_empty_look(gasneti_pace_t *pace) {
 }
 
 static void rests_grow_to_the_cap(void) {
-  gasneti_pace_t pace = {0};
-  net.cost_ns = 400;
-  net.finds = 0;
-  learn(&pace);
+  gasneti_pace_t pace;
+  start_learnt(&pace, 400);
   net.finds = 1;
   expect(poll_after_longest_rest(&pace), "a poll after the longest rest looks", 0, 1);
   net.finds = 0;
@@ -120,10 +118,8 @@ static void rests_grow_to_the_cap(void) {
 }
 
 static void busy_look_then_empty_look_rests(void) {
-  gasneti_pace_t pace = {0};
-  net.cost_ns = 400;
-  net.finds = 0;
-  learn(&pace);
+  gasneti_pace_t pace;
+  start_learnt(&pace, 400);
   for (int round = 0; round < 40; round++) {
     net.finds = 1;
     expect(poll_after_longest_rest(&pace), "a poll after the longest rest looks", 0, 1);
