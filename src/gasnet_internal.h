@@ -164,8 +164,8 @@ static inline int gasneti_handler_carries_client(gasnet_handler_t handler) {
 }
 extern int gasneti_am_coalescing;
 /* Requests this thread has issued through gasnet_AMRequest* (packed or
- * not): a conduit's pacer (gasnet_pace.h) tells a thread that sends
- * between polls from one that polls while it waits. */
+ * not) outside the progress hooks: a conduit's pacer (gasnet_pace.h) tells
+ * a thread that sends between polls from one that polls while it waits. */
 extern GASNETI_THREAD_LOCAL unsigned gasneti_am_requests_issued;
 extern void gasneti_am_coalesce_init(void);
 extern int gasneti_am_coalesce_take(gasnet_node_t dest, const gasneti_am_t *am);

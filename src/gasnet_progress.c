@@ -48,6 +48,11 @@ int gasneti_progress_run(void) {
   if (__atomic_load_n(&gasneti_progress_nenabled, __ATOMIC_ACQUIRE) == 0) return 0;
   if (gasneti_progress_running) return 0;
   gasneti_progress_running = 1;
+  /* Requests a hook sends (a collective's next step, a barrier's next
+   * round) are the library waiting, not the client sending: they must not
+   * make the pacer (gasnet_pace.h) rest the network the next poll looks at,
+   * or every message a collective waits for would wait out a rest. */
+  unsigned client_issued = gasneti_am_requests_issued;
   int work = 0;
   int n = __atomic_load_n(&gasneti_progress_nhooks, __ATOMIC_ACQUIRE);
   for (int i = 0; i < n && i < GASNETI_PROGRESS_MAX; i++) {
@@ -55,6 +60,7 @@ int gasneti_progress_run(void) {
     gasneti_progress_fn_t fn = __atomic_load_n(&hook->fn, __ATOMIC_ACQUIRE);
     if (fn && __atomic_load_n(&hook->enabled, __ATOMIC_ACQUIRE) > 0) work += fn(hook->arg);
   }
+  gasneti_am_requests_issued = client_issued;
   gasneti_progress_running = 0;
   return work;
 }

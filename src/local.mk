@@ -55,7 +55,7 @@ EXTRA_DIST += scripts/gasnet_trace
 # needs some conduit's gasnet_core.h for gasnet.h, and takes smp's.
 if BUILD_SMP
 check_PROGRAMS += tests/test_pace
-tests_test_pace_SOURCES = tests/test_pace.c
+tests_test_pace_SOURCES = tests/test_pace.c src/gasnet_progress.c
 tests_test_pace_CPPFLAGS = $(smp_CONDUIT_ALL_CPPFLAGS) -DGASNET_SEQ -DGASNETT_THREAD_SINGLE
 tests_test_pace_LDFLAGS = $(AM_LDFLAGS) -no-install
 endif

@@ -13,10 +13,14 @@
  *    look after it starts a rest again (it once did only on one look in
  *    GASNETI_PACE_SAMPLE_EVERY, so a network that had just delivered was
  *    looked at up to 16 times in a row);
- *  - with pacing off every poll looks.
+ *  - with pacing off every poll looks;
+ *  - requests a progress hook sends from inside gasnet_AMPoll (a
+ *    collective's next step) do not count as the client sending, so they
+ *    make no rest (src/gasnet_progress.c, linked in with stubs below).
  * Exits 0 when all hold, else prints the first difference and exits 1. */
 #include "gasnet_pace.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -25,6 +29,19 @@ GASNETI_THREAD_LOCAL unsigned gasneti_am_requests_issued;
 int gasneti_pace_enabled = 1;
 static int64_t fake_now_ns = 1000000;
 int64_t gasneti_now_ns(void) { return fake_now_ns; }
+/* What gasnet_progress.c reads, for the progress-hook check. */
+int gasneti_attach_done = 1;
+int gasneti_am_coalescing;
+void gasneti_am_coalesce_polled(void) {}
+int gasnetc_am_poll(void) { return 0; }
+void gasneti_fatalerror(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  exit(1);
+}
 
 static struct {
   int64_t cost_ns; /* what a look costs */
@@ -107,14 +124,17 @@ static void rests_grow_to_the_cap(void) {
   expect(poll_after_longest_rest(&pace), "a poll after the longest rest looks", 0, 1);
   net.finds = 0;
   expect(poll_once(&pace, 1, 10), "the poll after a busy look looks", 0, 1);
-  /* Empty looks in a row: rests of 2, 4 and then 5 (the cap) looks' cost,
-   * each within a poll's step (10 ns) of it. */
-  int64_t want[] = {800, 1600, GASNETI_PACE_MAX_NS, GASNETI_PACE_MAX_NS};
-  for (int i = 0; i < 4; i++) {
+  /* Empty looks in a row: rests of 2, 4, 8, ... times the look's cost up
+   * to the cap, then the cap, each within a poll's step (10 ns) of it. */
+  int64_t want = 2 * net.cost_ns;
+  for (unsigned i = 0; i <= GASNETI_PACE_DOUBLINGS + 1; i++, want *= 2) {
+    int64_t capped = want < GASNETI_PACE_MAX_NS ? want : GASNETI_PACE_MAX_NS;
     int64_t rest = rest_after_empty_look(&pace);
-    expect(rest >= want[i] && rest <= want[i] + 10, "rest after an empty look", (long)rest,
-           (long)want[i]);
+    expect(rest >= capped && rest <= capped + 10, "rest after an empty look", (long)rest,
+           (long)capped);
   }
+  expect(2 * net.cost_ns << GASNETI_PACE_DOUBLINGS >= GASNETI_PACE_MAX_NS,
+         "a 400 ns look reaches the cap within the doublings", 0, 1);
 }
 
 static void busy_look_then_empty_look_rests(void) {
@@ -140,12 +160,35 @@ static void pacing_off_looks_every_time(void) {
   expect(net.looks == 500, "pacing off: looks in 500 sending polls", net.looks, 500);
 }
 
+/* A hook standing for a collective that sends its next message from the
+ * poll: what gasneti_am_request counts. */
+static int hook_sends(void *arg) {
+  (void)arg;
+  gasneti_am_requests_issued++;
+  return 1;
+}
+
+static void hook_requests_are_not_the_clients(void) {
+  gasneti_progress_hook_t *hook = gasneti_progress_register("test", hook_sends, NULL);
+  gasneti_progress_enable(hook);
+  unsigned before = gasneti_am_requests_issued;
+  gasnet_AMPoll();
+  expect(gasneti_am_requests_issued == before, "requests counted after a poll whose hook sent",
+         (long)(gasneti_am_requests_issued - before), 0);
+  gasneti_am_requests_issued++; /* the client's own request between polls */
+  gasnet_AMPoll();
+  expect(gasneti_am_requests_issued == before + 1, "the client's request still counted",
+         (long)(gasneti_am_requests_issued - before), 1);
+  gasneti_progress_disable(hook);
+}
+
 int main(void) {
   cheap_network_is_never_skipped();
   waiting_thread_looks_every_time();
   rests_grow_to_the_cap();
   busy_look_then_empty_look_rests();
   pacing_off_looks_every_time();
+  hook_requests_are_not_the_clients();
   if (failures) {
     fprintf(stderr, "test_pace: %d checks failed\n", failures);
     return 1;
