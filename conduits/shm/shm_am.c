@@ -116,7 +116,7 @@ static gasnetc_shm_slot_t *gasnetc_shm_take(gasnetc_shm_ring_t *ring, int reques
  * the client wants it is copied out into a store (the collectives' early
  * arrivals) instead of staying in the ring. */
 #define GASNETC_SHM_DRAIN_MAX 32
-static int gasnetc_shm_drain(gasnetc_shm_ring_t *ring, int requests) {
+static int gasnetc_shm_drain_ready(gasnetc_shm_ring_t *ring, int requests) {
   int n = 0;
   uint64_t pos;
   gasnetc_shm_slot_t *slot;
@@ -127,6 +127,11 @@ static int gasnetc_shm_drain(gasnetc_shm_ring_t *ring, int requests) {
     n++;
   }
   return n;
+}
+
+/* Most polls find the ring empty: that is decided here, inline. */
+static inline int gasnetc_shm_drain(gasnetc_shm_ring_t *ring, int requests) {
+  return gasnetc_shm_ring_ready(ring) ? gasnetc_shm_drain_ready(ring, requests) : 0;
 }
 
 int gasnetc_shm_poll_replies(void) {

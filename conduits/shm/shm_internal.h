@@ -172,6 +172,15 @@ static inline gasnetc_shm_slot_t *gasnetc_shm_ring_slot(gasnetc_shm_ring_t *ring
   return &ring->slots[pos & (gasnetc_shm_ring_depth - 1)];
 }
 
+/* Is a message waiting at the ring's head? A hint, decided inline with
+ * two loads: most polls find both of a member's rings empty, and the
+ * take (shm_ring.c) settles the rest. */
+static inline int gasnetc_shm_ring_ready(gasnetc_shm_ring_t *ring) {
+  uint64_t pos = __atomic_load_n(&ring->dequeue_pos, __ATOMIC_RELAXED);
+  uint64_t seq = __atomic_load_n(&gasnetc_shm_ring_slot(ring, pos)->hdr.seq, __ATOMIC_RELAXED);
+  return (int64_t)(seq - (pos + 1)) >= 0;
+}
+
 /* ------------------------------------------------------------ Medium payloads
  * A payload that fits its slot stays there; a larger one takes a free
  * payload buffer of the ring before its slot (a claimed slot left
