@@ -68,8 +68,9 @@ static void gasneti_am_fill(gasneti_am_t *am, gasneti_am_category_t category, in
   for (int i = 0; i < numargs; i++) am->args[i] = (gasnet_handlerarg_t)va_arg(ap, int);
 }
 
-static void gasneti_am_check_payload(const gasneti_am_t *am, gasnet_node_t dest,
-                                     const char *call) {
+__attribute__((noinline)) static void gasneti_am_check_payload_all(const gasneti_am_t *am,
+                                                                 gasnet_node_t dest,
+                                                                 const char *call) {
   if (am->nbytes && !am->payload)
     gasneti_fatalerror("%s: source_addr is NULL with nbytes %zu", call, am->nbytes);
   if (am->category == GASNETI_AM_MEDIUM && am->nbytes > gasnet_AMMaxMedium())
@@ -85,6 +86,16 @@ static void gasneti_am_check_payload(const gasneti_am_t *am, gasnet_node_t dest,
   if (d < lo || d > hi || am->nbytes > hi - d)
     gasneti_fatalerror("%s: destination %p + %zu bytes lies outside node %u's segment [%p, %p)",
                        call, am->dest_addr, am->nbytes, (unsigned)dest, (void *)lo, (void *)hi);
+}
+
+/* The checks above, the common case (a Short or Medium whose payload is
+ * there and fits) decided inline: small messages are sent by the million. */
+static inline void gasneti_am_check_payload(const gasneti_am_t *am, gasnet_node_t dest,
+                                            const char *call) {
+  if (__builtin_expect(am->category == GASNETI_AM_LONG || am->nbytes > GASNETC_MAX_MEDIUM ||
+                           (am->nbytes && !am->payload),
+                       0))
+    gasneti_am_check_payload_all(am, dest, call);
 }
 
 GASNETI_THREAD_LOCAL unsigned gasneti_am_requests_issued;

@@ -78,6 +78,34 @@ static struct {
 
 static inline size_t gasneti_pad8(size_t n) { return (n + 7) & ~(size_t)7; }
 
+/* Most packed messages carry a few words: up to 16 bytes are copied inline
+ * by two moves that may overlap, cheaper than a call to memcpy with a
+ * length known only at run time; longer ones call it. */
+static inline void gasneti_copy_short(void *dst, const void *src, size_t n) {
+  uint8_t *d = dst;
+  const uint8_t *s = src;
+  if (n > 16) {
+    memcpy(d, s, n);
+  } else if (n >= 8) {
+    uint64_t head, tail;
+    memcpy(&head, s, 8);
+    memcpy(&tail, s + n - 8, 8);
+    memcpy(d, &head, 8);
+    memcpy(d + n - 8, &tail, 8);
+  } else if (n >= 4) {
+    uint32_t head, tail;
+    memcpy(&head, s, 4);
+    memcpy(&tail, s + n - 4, 4);
+    memcpy(d, &head, 4);
+    memcpy(d + n - 4, &tail, 4);
+  } else if (n) {
+    uint8_t first = s[0], middle = s[n / 2], last = s[n - 1];
+    d[0] = first;
+    d[n / 2] = middle;
+    d[n - 1] = last;
+  }
+}
+
 static void gasneti_bundle_handler(gasnet_token_t token, void *buf, size_t nbytes,
                                    gasnet_handlerarg_t count);
 
@@ -190,9 +218,9 @@ int gasneti_am_coalesce_take(gasnet_node_t dest, const gasneti_am_t *am) {
   gasneti_am_record_t rec = {am->category, am->handler, am->numargs, 0, (uint32_t)am->nbytes};
   memcpy(at, &rec, sizeof rec);
   at += sizeof rec;
-  memcpy(at, am->args, argbytes);
+  gasneti_copy_short(at, am->args, argbytes);
   at += gasneti_pad8(argbytes);
-  if (am->nbytes) memcpy(at, am->payload, am->nbytes);
+  gasneti_copy_short(at, am->payload, am->nbytes);
   gasneti_co.sent_since_poll = 1;
   return 1;
 }
@@ -217,7 +245,7 @@ static void gasneti_bundle_handler(gasnet_token_t token, void *buf, size_t nbyte
     msg.dest_addr = NULL;
     off += sizeof rec;
     size_t argbytes = rec.numargs * sizeof(gasnet_handlerarg_t);
-    memcpy(msg.args, data + off, argbytes);
+    gasneti_copy_short(msg.args, data + off, argbytes);
     off += gasneti_pad8(argbytes);
     msg.payload = (void *)(data + off);
     off += gasneti_pad8(rec.nbytes);

@@ -10,6 +10,11 @@
  *   testcoalesce held       (GASNET_AM_COALESCE=1) the same requests must
  *                           run only after it: they wait in node 0's
  *                           batches until node 0 notifies a barrier
+ *   testcoalesce sizes      node 0 sends every other node a Medium of each
+ *                           size from 0 to SIZES_MAX bytes and requests
+ *                           with 3 and 5 arguments, back to back; each
+ *                           must arrive whole (packing copies short
+ *                           payloads and arguments by size class)
  *
  * Each node records when its handlers ran (CLOCK_MONOTONIC, the same clock
  * in every process of a host); node 0 puts the time its computing ended
@@ -22,7 +27,11 @@
 
 #define H_SHORT TEST_HIDX_FIRST
 #define H_MEDIUM (TEST_HIDX_FIRST + 1)
+#define H_SIZED (TEST_HIDX_FIRST + 2)
+#define H_ARGS3 (TEST_HIDX_FIRST + 3)
+#define H_ARGS5 (TEST_HIDX_FIRST + 4)
 #define COMPUTE_S 0.3
+#define SIZES_MAX 40
 
 static volatile int arrived;
 static double arrival_time;
@@ -44,8 +53,66 @@ static void medium_handler(gasnet_token_t token, void *buf, size_t nbytes) {
   note_arrival();
 }
 
+/* sizes: byte k of the payload of size n. */
+static uint8_t sized_byte(size_t n, size_t k) { return (uint8_t)(n * 7 + k * 13 + 1); }
+
+static volatile int sized_arrived;
+
+static void sized_handler(gasnet_token_t token, void *buf, size_t nbytes) {
+  (void)token;
+  const uint8_t *p = buf;
+  TEST_CHECK(nbytes <= SIZES_MAX, "Medium of %zu bytes, more than sent", nbytes);
+  for (size_t k = 0; k < nbytes; k++)
+    TEST_CHECK(p[k] == sized_byte(nbytes, k), "Medium of %zu bytes: byte %zu is %u, not %u",
+               nbytes, k, (unsigned)p[k], (unsigned)sized_byte(nbytes, k));
+  sized_arrived++;
+}
+
+static void args3_handler(gasnet_token_t token, void *buf, size_t nbytes, gasnet_handlerarg_t a0,
+                          gasnet_handlerarg_t a1, gasnet_handlerarg_t a2) {
+  (void)token;
+  TEST_CHECK(a0 == 301 && a1 == -302 && a2 == 303, "3 arguments: %d %d %d", (int)a0, (int)a1,
+             (int)a2);
+  TEST_CHECK(nbytes == 5 && memcmp(buf, "five", 5) == 0, "Medium with 3 arguments damaged");
+  sized_arrived++;
+}
+
+static void args5_handler(gasnet_token_t token, gasnet_handlerarg_t a0, gasnet_handlerarg_t a1,
+                          gasnet_handlerarg_t a2, gasnet_handlerarg_t a3, gasnet_handlerarg_t a4) {
+  (void)token;
+  TEST_CHECK(a0 == 501 && a1 == 502 && a2 == -503 && a3 == 504 && a4 == 505,
+             "5 arguments: %d %d %d %d %d", (int)a0, (int)a1, (int)a2, (int)a3, (int)a4);
+  sized_arrived++;
+}
+
 static gasnet_handlerentry_t table[] = {{H_SHORT, (void (*)())short_handler},
-                                        {H_MEDIUM, (void (*)())medium_handler}};
+                                        {H_MEDIUM, (void (*)())medium_handler},
+                                        {H_SIZED, (void (*)())sized_handler},
+                                        {H_ARGS3, (void (*)())args3_handler},
+                                        {H_ARGS5, (void (*)())args5_handler}};
+
+/* sizes: node 0 sends, the others check what arrives. */
+static void send_sizes(gasnet_node_t dest) {
+  uint8_t buf[SIZES_MAX];
+  for (size_t n = 0; n <= SIZES_MAX; n++) {
+    for (size_t k = 0; k < n; k++) buf[k] = sized_byte(n, k);
+    TEST_CHECK(gasnet_AMRequestMedium0(dest, H_SIZED, buf, n) == GASNET_OK, "Medium of %zu bytes",
+               n);
+  }
+  TEST_CHECK(gasnet_AMRequestMedium3(dest, H_ARGS3, "five", 5, 301, -302, 303) == GASNET_OK,
+             "Medium with 3 arguments");
+  TEST_CHECK(gasnet_AMRequestShort5(dest, H_ARGS5, 501, 502, -503, 504, 505) == GASNET_OK,
+             "Short with 5 arguments");
+}
+
+static void sizes(void) {
+  gasnet_node_t me = gasnet_mynode(), n = gasnet_nodes();
+  if (me == 0)
+    for (gasnet_node_t p = 1; p < n; p++) send_sizes(p);
+  else
+    GASNET_BLOCKUNTIL(sized_arrived == SIZES_MAX + 3);
+  test_finish("testcoalesce sizes");
+}
 
 /* Pure computation: no library call, so nothing the library holds can go. */
 static double compute_until(double end) {
@@ -62,10 +129,11 @@ static void set_variables(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   set_variables(argc, argv);
-  test_init_handlers(&argc, &argv, 4096, table, 2);
+  test_init_handlers(&argc, &argv, 4096, table, sizeof table / sizeof table[0]);
   const char *word = argc >= 2 ? argv[argc - 1] : "";
-  TEST_CHECK(!strcmp(word, "held") || !strcmp(word, "immediate"),
-             "usage: testcoalesce [-e VAR=VALUE]... held|immediate");
+  TEST_CHECK(!strcmp(word, "held") || !strcmp(word, "immediate") || !strcmp(word, "sizes"),
+             "usage: testcoalesce [-e VAR=VALUE]... held|immediate|sizes");
+  if (!strcmp(word, "sizes")) sizes();
   int held = !strcmp(word, "held");
   gasnet_node_t me = gasnet_mynode(), n = gasnet_nodes();
   double *computed_until = test_seg(me);
