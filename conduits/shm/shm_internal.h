@@ -73,14 +73,12 @@ typedef struct {
 
 /* A bounded ring with many producers (every member that sends to the
  * owner) and the owner's threads as consumers (shm_ring.c). A slot's
- * sequence number says it is full; a separate counter says which slots the
- * owner is done with, which producers read only when the last value they
- * saw leaves no room. Neither side locks, and looking at an empty ring
- * costs two loads. */
+ * sequence number says whether it is free for a producer at a given
+ * position or full for the consumer at it, so neither side locks, and
+ * looking at an empty ring costs two loads. */
 typedef struct {
   _Alignas(GASNETC_SHM_CACHE_LINE) uint64_t enqueue_pos;
   _Alignas(GASNETC_SHM_CACHE_LINE) uint64_t dequeue_pos;
-  _Alignas(GASNETC_SHM_CACHE_LINE) uint64_t released; /* atomic: positions below it are free */
   _Alignas(GASNETC_SHM_CACHE_LINE) uint32_t free_buffers; /* atomic: bit b, buffer b is free */
   _Alignas(GASNETC_SHM_CACHE_LINE) gasnetc_shm_slot_t slots[GASNETC_SHM_RING_SLOTS];
   _Alignas(GASNETC_SHM_CACHE_LINE) gasnetc_shm_buffer_t buffers[GASNETC_SHM_RING_BUFFERS];
