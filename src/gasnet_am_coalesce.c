@@ -78,6 +78,17 @@ static struct {
 
 static inline size_t gasneti_pad8(size_t n) { return (n + 7) & ~(size_t)7; }
 
+/* n in [w, 2w]: the first and the last w bytes, which may overlap (w is
+ * a constant wherever this is inlined, so the moves are single loads and
+ * stores). */
+static inline void gasneti_copy_ends(uint8_t *d, const uint8_t *s, size_t n, size_t w) {
+  uint64_t head = 0, tail = 0;
+  memcpy(&head, s, w);
+  memcpy(&tail, s + n - w, w);
+  memcpy(d, &head, w);
+  memcpy(d + n - w, &tail, w);
+}
+
 /* Most packed messages carry a few words: up to 16 bytes are copied inline
  * by two moves that may overlap, cheaper than a call to memcpy with a
  * length known only at run time; longer ones call it. */
@@ -87,17 +98,9 @@ static inline void gasneti_copy_short(void *dst, const void *src, size_t n) {
   if (n > 16) {
     memcpy(d, s, n);
   } else if (n >= 8) {
-    uint64_t head, tail;
-    memcpy(&head, s, 8);
-    memcpy(&tail, s + n - 8, 8);
-    memcpy(d, &head, 8);
-    memcpy(d + n - 8, &tail, 8);
+    gasneti_copy_ends(d, s, n, 8);
   } else if (n >= 4) {
-    uint32_t head, tail;
-    memcpy(&head, s, 4);
-    memcpy(&tail, s + n - 4, 4);
-    memcpy(d, &head, 4);
-    memcpy(d + n - 4, &tail, 4);
+    gasneti_copy_ends(d, s, n, 4);
   } else if (n) {
     uint8_t first = s[0], middle = s[n / 2], last = s[n - 1];
     d[0] = first;
