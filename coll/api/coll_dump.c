@@ -85,14 +85,11 @@ void gasnete_coll_dumpTuningState(char *filename, gasnet_team_handle_t handle) {
   gasnete_coll_team_t *team = gasnete_coll_dump_team(handle, call);
   if (!team) return;
   FILE *f = gasnete_coll_dump_open(filename, call);
-  char direct[32] = "off";
-  if (gasnete_coll_select_direct_threshold() != SIZE_MAX)
-    snprintf(direct, sizeof direct, "%zu", gasnete_coll_select_direct_threshold());
   fprintf(f,
           "# gasnet_coll tuning state: team id %u, %u ranks; GASNET_COLL_PUT_THRESHOLD=%zu; "
-          "GASNET_COLL_FLOW_THRESHOLD=%zu; GASNET_COLL_DIRECT_THRESHOLD=%s\n",
+          "GASNET_COLL_FLOW_THRESHOLD=%zu; GASNET_COLL_DIRECT_THRESHOLD=%zu\n",
           (unsigned)team->id, (unsigned)team->size, gasnete_coll_select_put_threshold(team),
-          gasnete_coll_select_flow_threshold(), direct);
+          gasnete_coll_select_flow_threshold(), gasnete_coll_select_direct_threshold());
   for (int k = 0; k < GASNETE_COLL_KIND_COUNT; k++) {
     gasnete_coll_dump_algs(f, (gasnete_coll_kind_t)k);
     gasnete_coll_dump_choices(f, (gasnete_coll_kind_t)k, team);

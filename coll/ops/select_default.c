@@ -42,61 +42,24 @@ static size_t gasnete_coll_flow_threshold = 131072;
 #define GASNETE_COLL_CHAIN_SCAN_MAX 32768u
 #define GASNETE_COLL_CHAIN_SCAN_MAX_NET 524288u
 
-/* When GASNET_COLL_DIRECT_THRESHOLD is set: the bytes per block from which
- * a broadcast, scatter or gather out of the segment reads peers' buffers
- * directly where the conduit allows (gather_all and exchange from 8 times
- * it, below). Unset, the rules below apply. */
-#define GASNETE_COLL_DIRECT_OFF SIZE_MAX
-static size_t gasnete_coll_direct_threshold = GASNETE_COLL_DIRECT_OFF;
-
 /* Up to this many ranks the flat trees and the pipe; trees above. */
 #define GASNETE_COLL_FEW_RANKS 4u
 
-/* Unset, broadcast and scatter read directly from 1 MiB a block; gather
- * only on 2 ranks (below). The pipe and flow hand
- * the data through a shared ring, so every cache line passes from the
- * writer's core to the reader's; on a VM whose two virtual CPUs the host
- * places now on cores sharing a cache (a cache line's round trip about
- * 110 ns) and now on cores that do not (about 500 ns), the same 1 MiB
- * took 2 to 5 times as long in the second placement, where one
- * cross-memory copy did not change. At 2 ranks direct matched pipe and
- * flow in the good placement, at 3 it was ahead. A broadcast's root is
- * read by every rank, and at 4 ranks that cost 1.27x the pipe's time at 1
- * MiB, 0.91x at 2 MiB, until the root took a share of each copy
- * (below): then level in the good placement and 0.5x in the other. Above
- * 4 ranks, where the binomial tree replaces the pipe, direct took
- * 0.7-0.8x its time at 1 MiB. A gather's root reads every block after
- * copying its own where flow overlaps the two, so flow stayed twice as
- * fast in the good placement, before the shares below
- * (docs/performance.md, "Broadcast and scatter read directly from 1
- * MiB"). */
-#define GASNETE_COLL_DIRECT_ROOTED_MIN 1048576u
+/* From this many bytes per block, broadcast, scatter, gather, gather_all
+ * and exchange out of the segment read their peers' buffers directly
+ * (one cross-memory copy per block) where the conduit reads every node;
+ * GASNET_COLL_DIRECT_THRESHOLD. Measured on smp at 2, 3, 4 and 8 ranks,
+ * each op forced to direct against the rules below, alternated: from 64
+ * KiB direct took 0.32-0.86 of their median time for every op and team
+ * size (the pipe and flow hand the data through a shared ring, so every
+ * cache line passes from the writer's core to the reader's, and each 64
+ * KiB hand-over is announced and acknowledged; eager AMs copy twice); at
+ * 32 KiB it took 0.39-1.73 of it depending on op and ranks, at 16 KiB
+ * 1.0-2.8 (docs/performance.md, "Direct reads from 64 KiB"). On a
+ * team of 2 the rank that would wait writes a share of each block itself
+ * (coll_readfan.c). */
+static size_t gasnete_coll_direct_threshold = 65536;
 
-/* On a team of 2 ranks broadcast, scatter and gather read directly from
- * 256 KiB: there the rank that would wait writes part of the block itself
- * (gasnete_coll_readfan_root_share, _leaf_share), which took the direct
- * broadcast and scatter to 0.74-0.80x the pipe's and flow's median time
- * at 256 KiB, 0.67-0.71x at 512 KiB and 0.82-0.91x at 128 KiB (at 64 KiB
- * they lost, 1.12-1.22x), and the direct gather to 0.49-0.55x flow's from
- * 128 KiB to 1 MiB, flat where flow's copies through the ring followed
- * the CPUs' placement (max / min 1.2-1.7 against 3.7-4.5). At 3 ranks direct
- * still lost to the tree at 256 and 512 KiB, and at 3 and 4 the gather's
- * flow stayed ahead (docs/performance.md, "The idle side takes a share of
- * the copy"). */
-#define GASNETE_COLL_DIRECT_PAIR_MIN 262144u
-
-/* gather_all and exchange, where every rank takes P-1 blocks, read them
- * directly from this many bytes per block: the ring and pairwise hand
- * 64 KiB chunks over one announcement and one acknowledgement at a time
- * (besides the cache lines' trips above), and when processes share cores each
- * hand-over waits for the scheduler. At 1 MiB (smp, 2 cores) direct took
- * 0.70x pairwise's median time at 4 processes, and at 2 it ended the
- * exchange's slow runs (max/min 1.13 against 3.5); at 4 MiB it took
- * 0.47-0.77x of ring's and pairwise's (docs/performance.md, "Large
- * transfers: the slow mode"). GASNET_COLL_DIRECT_THRESHOLD, when set,
- * replaces this with 8 times its value. */
-#define GASNETE_COLL_DIRECT_ALL_MIN 1048576u
-static size_t gasnete_coll_direct_all_min = GASNETE_COLL_DIRECT_ALL_MIN;
 /* A byte count from the environment: decimal digits only, so a typo (a
  * suffix, a sign) ends the job instead of silently becoming 0. */
 static size_t gasnete_coll_env_bytes(const char *name, size_t dflt, const char *dflt_desc) {
@@ -111,15 +74,10 @@ static size_t gasnete_coll_env_bytes(const char *name, size_t dflt, const char *
   return (size_t)v;
 }
 
-/* Does a broadcast, scatter or gather take direct (the rules above)? */
-static int gasnete_coll_direct_rooted(const gasnete_coll_args_t *a, gasnet_node_t size) {
-  if (!gasnete_coll_readfan_available()) return 0;
-  if (gasnete_coll_direct_threshold != GASNETE_COLL_DIRECT_OFF)
-    return a->nbytes >= gasnete_coll_direct_threshold;
-  if (a->kind > GASNETE_COLL_GATHER) return 0;
-  if (size == 2) return a->nbytes >= GASNETE_COLL_DIRECT_PAIR_MIN;
-  if (a->kind == GASNETE_COLL_GATHER) return 0;
-  return a->nbytes >= GASNETE_COLL_DIRECT_ROOTED_MIN;
+/* Does a broadcast, scatter or gather take direct (the rule above)? */
+static int gasnete_coll_direct_rooted(const gasnete_coll_args_t *a) {
+  return a->kind <= GASNETE_COLL_GATHER && gasnete_coll_readfan_available() &&
+         a->nbytes >= gasnete_coll_direct_threshold;
 }
 
 /* Up to this many bytes, a broadcast over several supernodes takes the
@@ -182,8 +140,9 @@ static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a,
   int networked = gasnete_coll_team_networked(team);
   int put_ok = (a->flags & GASNET_COLL_DST_IN_SEGMENT) &&
                a->nbytes >= gasnete_coll_select_put_threshold(team);
-  int direct_ok = gasnete_coll_direct_rooted(a, size);
-  int direct_all_ok = gasnete_coll_readfan_available() && a->nbytes >= gasnete_coll_direct_all_min;
+  int direct_ok = gasnete_coll_direct_rooted(a);
+  int direct_all_ok =
+      gasnete_coll_readfan_available() && a->nbytes >= gasnete_coll_direct_threshold;
   int large = a->nbytes >= gasnete_coll_flow_threshold;
   int few = size <= GASNETE_COLL_FEW_RANKS;
   if (hier && gasnete_coll_hier_wins(a, team, large)) return "hier";
@@ -276,13 +235,10 @@ void gasnete_coll_ops_init(void) {
         gasnete_coll_env_bytes("GASNET_COLL_PUT_THRESHOLD", gasnete_coll_put_threshold, put_desc);
   gasnete_coll_flow_threshold =
       gasnete_coll_env_bytes("GASNET_COLL_FLOW_THRESHOLD", gasnete_coll_flow_threshold, flow_desc);
+  char direct_desc[32];
+  snprintf(direct_desc, sizeof(direct_desc), "%zu", gasnete_coll_direct_threshold);
   gasnete_coll_direct_threshold = gasnete_coll_env_bytes(
-      "GASNET_COLL_DIRECT_THRESHOLD", gasnete_coll_direct_threshold,
-      "off (broadcast and scatter direct from 1 MiB; gather never; on 2 ranks all three from 256 KiB; gather_all and exchange from 1 MiB)");
-  if (gasnete_coll_direct_threshold != GASNETE_COLL_DIRECT_OFF)
-    gasnete_coll_direct_all_min = gasnete_coll_direct_threshold > SIZE_MAX / 8
-                                      ? SIZE_MAX
-                                      : gasnete_coll_direct_threshold * 8;
+      "GASNET_COLL_DIRECT_THRESHOLD", gasnete_coll_direct_threshold, direct_desc);
 }
 
 size_t gasnete_coll_select_put_threshold(const gasnete_coll_team_t *team) {
