@@ -74,12 +74,6 @@ static size_t gasnete_coll_env_bytes(const char *name, size_t dflt, const char *
   return (size_t)v;
 }
 
-/* Does a broadcast, scatter or gather take direct (the rule above)? */
-static int gasnete_coll_direct_rooted(const gasnete_coll_args_t *a) {
-  return a->kind <= GASNETE_COLL_GATHER && gasnete_coll_readfan_available() &&
-         a->nbytes >= gasnete_coll_direct_threshold;
-}
-
 /* Up to this many bytes, a broadcast over several supernodes takes the
  * binomial tree even at 3 or 4 ranks: when each send crosses the network
  * the root's P - 1 sends of flat cost more than the tree's extra hop (over
@@ -140,9 +134,7 @@ static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a,
   int networked = gasnete_coll_team_networked(team);
   int put_ok = (a->flags & GASNET_COLL_DST_IN_SEGMENT) &&
                a->nbytes >= gasnete_coll_select_put_threshold(team);
-  int direct_ok = gasnete_coll_direct_rooted(a);
-  int direct_all_ok =
-      gasnete_coll_readfan_available() && a->nbytes >= gasnete_coll_direct_threshold;
+  int direct_ok = gasnete_coll_readfan_available() && a->nbytes >= gasnete_coll_direct_threshold;
   int large = a->nbytes >= gasnete_coll_flow_threshold;
   int few = size <= GASNETE_COLL_FEW_RANKS;
   if (hier && gasnete_coll_hier_wins(a, team, large)) return "hier";
@@ -170,11 +162,11 @@ static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a,
     /* Every rank sends P-1 blocks: flat while they are small, the ring's
      * one neighbour each way for large ones. */
     case GASNETE_COLL_GATHER_ALL:
-      if (direct_all_ok) return "direct";
+      if (direct_ok) return "direct";
       if (large) return "ring";
       return few ? "flat" : "dissem";
     case GASNETE_COLL_EXCHANGE:
-      if (direct_all_ok) return "direct";
+      if (direct_ok) return "direct";
       if (large) return "pairwise";
       return (a->nbytes <= 64 && size > 4) ? "bruck" : "staggered";
     /* Reduce sends one small partial per subtree (per row when
