@@ -49,15 +49,15 @@ static size_t gasnete_coll_flow_threshold = 131072;
  * and exchange out of the segment read their peers' buffers directly
  * (one cross-memory copy per block) where the conduit reads every node;
  * GASNET_COLL_DIRECT_THRESHOLD. Measured on smp at 2, 3, 4 and 8 ranks,
- * each op forced to direct against the rules below, alternated: from 64
- * KiB direct took 0.32-0.86 of their median time for every op and team
- * size (the pipe and flow hand the data through a shared ring, so every
- * cache line passes from the writer's core to the reader's, and each 64
- * KiB hand-over is announced and acknowledged; eager AMs copy twice); at
- * 32 KiB it took 0.39-1.73 of it depending on op and ranks, at 16 KiB
- * 1.0-2.8 (docs/performance.md, "Direct reads from 64 KiB"). On a
- * team of 2 the rank that would wait writes a share of each block itself
- * (coll_readfan.c). */
+ * each op forced to direct against the rules of the time, alternated:
+ * from 64 KiB direct took 0.32-0.86 of their median time for every op
+ * and team size (the pipe and flow hand the data through a shared ring,
+ * so every cache line passes from the writer's core to the reader's, and
+ * each 64 KiB hand-over is announced and acknowledged; eager AMs copy
+ * twice); at 32 KiB it took 0.39-1.73 of it depending on op and ranks,
+ * at 16 KiB 1.0-2.8 (docs/performance.md, "Direct reads from 64 KiB").
+ * On a team of 2 the rank that would wait writes a share of each block
+ * itself (coll_readfan.c). */
 static size_t gasnete_coll_direct_threshold = 65536;
 
 /* A byte count from the environment: decimal digits only, so a typo (a
