@@ -92,6 +92,25 @@ extern int gasneti_xmem_write(gasnet_node_t node, void *remote_dst, const void *
                               size_t nbytes);
 extern int gasneti_xmem_available(gasnet_node_t node);
 
+/* ------------------------------------------------------------ Longs to any address
+ * gasneti_long_anywhere(node) says whether an AM Long request to node may
+ * name a destination anywhere in node's process (malloc'd memory, the
+ * stack of a waiting call), not only in its segment: conduits that land a
+ * Long's payload by copying or receiving it (GASNETC_LONG_ANYWHERE in
+ * their gasnet_core.h: ucx) allow it for every node outside this node's
+ * supernode, where a network carries the message; never inside it. The
+ * answer for a pair is the same on both nodes, and every node can tell
+ * any pair's from gasnet_getNodeInfo (different supernodes, and the
+ * conduit's flag). gasneti_AMRequestLongAnywhereM sends such a request
+ * (numargs arguments, as gasnet_AMRequestLongM); to a node that does not
+ * allow it, it is a fatal error. The sender must know the address is
+ * live when the payload lands (the collectives' put algorithms learn it
+ * from the receiver's READY). */
+extern int gasneti_long_anywhere(gasnet_node_t node);
+extern int gasneti_AMRequestLongAnywhereM(gasnet_node_t dest, gasnet_handler_t handler,
+                                          void *source_addr, size_t nbytes, void *dest_addr,
+                                          int numargs, ...);
+
 /* ------------------------------------------------------------ settings
  * An environment variable, read as gasnet_getenv reads it, reported by
  * GASNET_VERBOSEENV with dflt_desc when it is unset (what the layer will

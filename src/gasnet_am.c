@@ -4,6 +4,8 @@
  * conduit. */
 #include "gasnet_internal.h"
 
+#include <stdlib.h>
+
 /* What kind of handler, if any, the calling thread is running. */
 typedef enum {
   GASNETI_CTX_NONE = 0,
@@ -65,6 +67,7 @@ static void gasneti_am_fill(gasneti_am_t *am, gasneti_am_category_t category, in
   am->payload = src;
   am->nbytes = nbytes;
   am->dest_addr = dst;
+  am->anywhere = 0;
   for (int i = 0; i < numargs; i++) am->args[i] = (gasnet_handlerarg_t)va_arg(ap, int);
 }
 
@@ -80,6 +83,11 @@ __attribute__((noinline)) static void gasneti_am_check_payload_all(const gasneti
   size_t max = am->is_request ? gasnet_AMMaxLongRequest() : gasnet_AMMaxLongReply();
   if (am->nbytes > max)
     gasneti_fatalerror("%s: nbytes %zu exceeds the Long limit %zu", call, am->nbytes, max);
+  if (am->anywhere) {
+    if (am->nbytes && !am->dest_addr)
+      gasneti_fatalerror("%s: dest_addr is NULL with nbytes %zu", call, am->nbytes);
+    return;
+  }
   uintptr_t lo = (uintptr_t)gasneti_seginfo[dest].addr;
   uintptr_t hi = lo + gasneti_seginfo[dest].size;
   uintptr_t d = (uintptr_t)am->dest_addr;
@@ -179,6 +187,51 @@ int gasneti_AMRequestLongAsyncM(gasnet_node_t dest, gasnet_handler_t handler, vo
   gasneti_am_fill(&am, GASNETI_AM_LONG, 1, handler, source_addr, nbytes, dest_addr, numargs, ap,
                   call);
   va_end(ap);
+  return gasneti_am_request(dest, &am, call);
+}
+
+/* ------------------------------------------------------------ Longs to any address
+ * Conduits that deliver a Long's payload by copying or receiving it into
+ * place (not by writing a mapped segment) can take any destination in a
+ * node of another supernode; they say so with GASNETC_LONG_ANYWHERE. */
+#ifndef GASNETC_LONG_ANYWHERE
+#define GASNETC_LONG_ANYWHERE 0
+#endif
+
+static gasnet_node_t *gasneti_supernode_of; /* [gasneti_nodes], made at attach */
+
+void gasneti_long_anywhere_init(void) {
+  if (!GASNETC_LONG_ANYWHERE || gasneti_supernode_of) return;
+  gasnet_nodeinfo_t *all = malloc(gasneti_nodes * sizeof *all);
+  gasneti_supernode_of = malloc(gasneti_nodes * sizeof *gasneti_supernode_of);
+  if (!all || !gasneti_supernode_of)
+    gasneti_fatalerror("gasnet_attach: out of memory for the supernodes of %u nodes",
+                       (unsigned)gasneti_nodes);
+  gasnetc_nodeinfo(all);
+  for (gasnet_node_t i = 0; i < gasneti_nodes; i++) gasneti_supernode_of[i] = all[i].supernode;
+  free(all);
+}
+
+int gasneti_long_anywhere(gasnet_node_t node) {
+  return GASNETC_LONG_ANYWHERE && gasneti_supernode_of && node < gasneti_nodes &&
+         gasneti_supernode_of[node] != gasneti_supernode_of[gasneti_mynode];
+}
+
+int gasneti_AMRequestLongAnywhereM(gasnet_node_t dest, gasnet_handler_t handler,
+                                   void *source_addr, size_t nbytes, void *dest_addr,
+                                   int numargs, ...) {
+  static const char call[] = "gasneti_AMRequestLongAnywhere";
+  if (dest < gasneti_nodes && !gasneti_long_anywhere(dest))
+    gasneti_fatalerror("%s: node %u takes Longs only into its segment (the %s conduit, "
+                       "gasneti_long_anywhere)",
+                       call, (unsigned)dest, GASNET_CONDUIT_NAME_STR);
+  gasneti_am_t am;
+  va_list ap;
+  va_start(ap, numargs);
+  gasneti_am_fill(&am, GASNETI_AM_LONG, 1, handler, source_addr, nbytes, dest_addr, numargs, ap,
+                  call);
+  va_end(ap);
+  am.anywhere = 1;
   return gasneti_am_request(dest, &am, call);
 }
 

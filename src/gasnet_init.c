@@ -68,6 +68,7 @@ int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsiz
   if (!gasneti_seginfo) return gasneti_error(GASNET_ERR_RESOURCE, call, "out of memory");
   rc = gasnetc_attach_segment(rounded);
   if (rc != GASNET_OK) return rc;
+  gasneti_long_anywhere_init();
   gasneti_attach_done = 1;
   gasneti_attach_hooks_run();
   if (gasneti_trace_on('I'))

@@ -134,6 +134,7 @@ typedef struct {
   uint8_t handler;
   uint8_t numargs;
   uint8_t is_request;
+  uint8_t anywhere; /* Long: dest_addr may lie outside the segment (gasneti_long_anywhere) */
   size_t nbytes;
   void *payload;
   void *dest_addr; /* Long: where the payload goes in the destination segment */
@@ -168,6 +169,8 @@ extern int gasneti_am_coalescing;
  * a thread that sends between polls from one that polls while it waits. */
 extern GASNETI_THREAD_LOCAL unsigned gasneti_am_requests_issued;
 extern void gasneti_am_coalesce_init(void);
+/* The supernode table gasneti_long_anywhere answers from (gasnet_attach). */
+extern void gasneti_long_anywhere_init(void);
 extern int gasneti_am_coalesce_take(gasnet_node_t dest, const gasneti_am_t *am);
 extern void gasneti_am_coalesce_flush_to(gasnet_node_t dest);
 extern void gasneti_am_coalesce_polled(void);

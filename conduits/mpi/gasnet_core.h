@@ -53,5 +53,9 @@
  * times faster than with 4 KiB ones, once the poll pacer's longer rests
  * (gasnet_pace.h) no longer hid the difference (docs/performance.md). */
 #define GASNETC_COALESCE_NET_BYTES 16384
+/* A Long to a node outside this supernode may land anywhere in its
+ * process (its payload is received into place, or copied out of the
+ * packet): gasneti_long_anywhere, include/gasnet_hooks.h. */
+#define GASNETC_LONG_ANYWHERE 1
 
 #endif

@@ -31,5 +31,10 @@
  * requests (GASNET_AM_COALESCE) to nodes outside the supernode, from 4096
  * (the default) up to the Medium limit: larger where each message pays a
  * network's fixed cost (docs/porting.md, "Messages"). */
+/* PORTER (optional): GASNETC_LONG_ANYWHERE 1 if a Long to a node outside
+ * the sender's supernode may land anywhere in its memory, not only in its
+ * segment (your receiver copies or receives the payload into place); the
+ * collectives then send large blocks to any buffer as one Long
+ * (docs/porting.md, "Optional"). */
 
 #endif

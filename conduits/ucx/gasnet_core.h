@@ -31,5 +31,9 @@
  * nodes outside the supernode: over TCP a packed frontier ran 1.1-1.4
  * times faster than with 4 KiB ones (docs/performance.md). */
 #define GASNETC_COALESCE_NET_BYTES 16384
+/* A Long to a node outside this supernode may land anywhere in its
+ * process (the receiver copies it, or UCX fetches it, into place):
+ * gasneti_long_anywhere, include/gasnet_hooks.h. */
+#define GASNETC_LONG_ANYWHERE 1
 
 #endif
