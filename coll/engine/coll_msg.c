@@ -129,16 +129,25 @@ void gasnete_coll_send_placed(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_
   gasnete_coll_team_t *team = op->team;
   gasnet_node_t node = gasnete_coll_rank2node(team, rank);
   size_t chunk = gasnet_AMMaxLongRequest();
+  /* Destinations are the op's dst: outside the segment only on a team
+   * that allows it (gasnete_coll_putfan_eligible). */
+  int anywhere = !(op->args.flags & GASNET_COLL_DST_IN_SEGMENT);
   tag = gasnete_coll_tag_with_subphase(tag, op->subphase);
   const char *p = data;
   char *dst = remote;
   uint64_t offset = 0;
   do {
     size_t n = nbytes < chunk ? nbytes : chunk;
-    gasnet_AMRequestLong6(node, GASNETE_COLL_H_PLACED, (void *)p, n, dst + offset,
-                          (gasnet_handlerarg_t)team->id, (gasnet_handlerarg_t)op->seq,
-                          (gasnet_handlerarg_t)tag, (gasnet_handlerarg_t)team->myrank,
-                          hi32(offset), lo32(offset));
+    if (anywhere)
+      gasneti_AMRequestLongAnywhereM(node, GASNETE_COLL_H_PLACED, (void *)p, n, dst + offset, 6,
+                                     (gasnet_handlerarg_t)team->id, (gasnet_handlerarg_t)op->seq,
+                                     (gasnet_handlerarg_t)tag, (gasnet_handlerarg_t)team->myrank,
+                                     hi32(offset), lo32(offset));
+    else
+      gasnet_AMRequestLong6(node, GASNETE_COLL_H_PLACED, (void *)p, n, dst + offset,
+                            (gasnet_handlerarg_t)team->id, (gasnet_handlerarg_t)op->seq,
+                            (gasnet_handlerarg_t)tag, (gasnet_handlerarg_t)team->myrank,
+                            hi32(offset), lo32(offset));
     p += n;
     offset += n;
     nbytes -= n;

@@ -114,6 +114,10 @@ struct gasnete_coll_team_s {
   uint64_t bytes[GASNETE_COLL_KIND_COUNT];
   /* The floors above: */
   struct gasnete_coll_hier_runs_s *hier;       /* its supernode runs (patterns/coll_hier.h) */
+  /* Every rank on a supernode of its own, reached by Longs to any address
+   * (gasneti_long_anywhere): puts may target buffers outside the segment
+   * (patterns/coll_hier.h, patterns/coll_putfan.h). */
+  int puts_anywhere;
   struct gasnete_coll_team_barrier_s *barrier; /* its team barrier (teams/teams.h) */
   struct gasnete_coll_images_s *images;        /* its images (images/images.h); NULL: ALL's */
   gasnet_image_t frees; /* gasnet_coll_team_free calls so far (one per image) */
@@ -186,11 +190,13 @@ extern void gasnete_coll_send_signal(gasnete_coll_op_t *op, gasnet_node_t rank, 
                                      uint64_t value);
 extern void gasnete_coll_send_data(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_t tag,
                                    uint64_t offset, const void *data, size_t nbytes);
-/* Write nbytes of data straight to remote, an address in rank's segment,
- * as AM Long requests of at most gasnet_AMMaxLongRequest() bytes; rank's
- * op receives one placed chunk (data NULL, its offset from remote and its
- * nbytes) per request, after the bytes are in place. On return data may
- * be reused: no handle is left to complete, so any thread may send. */
+/* Write nbytes of data straight to remote, an address in rank's segment
+ * (or, when the op's dst is not in the segment, in rank's dst: the team
+ * must allow that, team->puts_anywhere), as AM Long requests of at most
+ * gasnet_AMMaxLongRequest() bytes; rank's op receives one placed chunk
+ * (data NULL, its offset from remote and its nbytes) per request, after
+ * the bytes are in place. On return data may be reused: no handle is left
+ * to complete, so any thread may send. */
 extern void gasnete_coll_send_placed(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_t tag,
                                      void *remote, const void *data, size_t nbytes);
 extern void gasnete_coll_msg_init(void);
@@ -243,7 +249,7 @@ typedef struct gasnete_coll_alg_s {
   unsigned param; /* e.g. the tree shape of a tree algorithm */
   /* Can it serve these arguments? (e.g. put-based ones need the
    * destination in the segment) */
-  int (*eligible)(const gasnete_coll_args_t *args, gasnet_node_t size);
+  int (*eligible)(const gasnete_coll_args_t *args, const gasnete_coll_team_t *team);
   /* Allocate the op's private state; called before any message can be
    * delivered to the op. */
   void (*setup)(gasnete_coll_op_t *op);
@@ -267,6 +273,9 @@ typedef struct gasnete_coll_alg_s {
    * without a sequence number; once per team plan (coll_plan.c). */
   void (*prepare)(const gasnete_coll_op_t *op, void *prep);
 } gasnete_coll_alg_t;
+/* The eligibility of an algorithm that serves any call. */
+extern int gasnete_coll_any_eligible(const gasnete_coll_args_t *args,
+                                     const gasnete_coll_team_t *team);
 
 /* ------------------------------------------------------------ ops */
 typedef enum {

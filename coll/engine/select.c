@@ -97,10 +97,16 @@ static const gasnete_coll_alg_t *gasnete_coll_by_name(gasnete_coll_kind_t kind, 
   return alg;
 }
 
+int gasnete_coll_any_eligible(const gasnete_coll_args_t *args, const gasnete_coll_team_t *team) {
+  (void)args;
+  (void)team;
+  return 1;
+}
+
 const gasnete_coll_alg_t *gasnete_coll_select(const gasnete_coll_args_t *args,
                                               const gasnete_coll_team_t *team) {
   const gasnete_coll_alg_table_t *t = &gasnete_coll_tables[args->kind];
-  if (t->forced && t->forced->eligible(args, team->size)) return t->forced;
+  if (t->forced && t->forced->eligible(args, team)) return t->forced;
   return gasnete_coll_by_name(args->kind, t->rule(args, team));
 }
 

@@ -247,8 +247,8 @@ static int images_unpack(gasnete_coll_op_t *op, images_op_t *p) {
 }
 
 /* ------------------------------------------------------------ the algorithm */
-static int images_eligible(const gasnete_coll_args_t *args, gasnet_node_t size) {
-  (void)size;
+static int images_eligible(const gasnete_coll_args_t *args, const gasnete_coll_team_t *team) {
+  (void)team;
   return args->gang != NULL;
 }
 

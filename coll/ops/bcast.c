@@ -91,12 +91,6 @@ static void bcast_tree_cleanup(gasnete_coll_op_t *op) {
   gasnete_coll_op_priv_free(op);
 }
 
-static int bcast_any(const gasnete_coll_args_t *a, gasnet_node_t size) {
-  (void)a;
-  (void)size;
-  return 1;
-}
-
 /* ------------------------------------------------------------ flat put */
 /* The root puts its src into every other rank's dst. */
 static void bcast_put_setup(gasnete_coll_op_t *op) {
@@ -116,10 +110,10 @@ static void bcast_put_setup(gasnete_coll_op_t *op) {
 }
 
 /* ------------------------------------------------------------ the table */
-#define BCAST_TREE(name_, shape_, desc_)                                                    \
-  {name_, desc_, GASNETE_COLL_BROADCAST, shape_, bcast_any, bcast_tree_setup,              \
-   bcast_tree_progress, bcast_tree_deliver, bcast_tree_cleanup, bcast_tree_quick,             \
-   gasnete_coll_tree_prepare}
+#define BCAST_TREE(name_, shape_, desc_)                                           \
+  {name_, desc_, GASNETE_COLL_BROADCAST, shape_, gasnete_coll_any_eligible,        \
+   bcast_tree_setup, bcast_tree_progress, bcast_tree_deliver, bcast_tree_cleanup,  \
+   bcast_tree_quick, gasnete_coll_tree_prepare}
 
 const gasnete_coll_alg_t gasnete_coll_bcast_algs[] = {
     BCAST_TREE("flat", GASNETE_COLL_TREE_FLAT, "root sends AM chunks to every node"),
@@ -129,9 +123,11 @@ const gasnete_coll_alg_t gasnete_coll_bcast_algs[] = {
                "AM chunks down a k-nomial tree (GASNET_COLL_TREE_RADIX)"),
     BCAST_TREE("hier", GASNETE_COLL_TREE_PARAM_HIER,
                "AM chunks down a binomial tree of supernode leaders, then to each member"),
-    {"put", "root puts into every destination (dst in segment)", GASNETE_COLL_BROADCAST, 0,
-     gasnete_coll_putfan_eligible, bcast_put_setup, gasnete_coll_putfan_alg_progress,
-     gasnete_coll_putfan_alg_deliver, gasnete_coll_putfan_alg_cleanup},
+    {"put",
+     "root puts into every destination (dst in segment, or Longs anywhere)",
+     GASNETE_COLL_BROADCAST, 0, gasnete_coll_putfan_eligible, bcast_put_setup,
+     gasnete_coll_putfan_alg_progress, gasnete_coll_putfan_alg_deliver,
+     gasnete_coll_putfan_alg_cleanup},
     GASNETE_COLL_DIRECT_ALG(GASNETE_COLL_BROADCAST,
                             "receivers read the root's src in one copy (cross-memory reads)",
                             gasnete_coll_direct_bcast_setup),

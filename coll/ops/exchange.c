@@ -5,7 +5,8 @@
  *  - bruck: ceil(log2 P) rounds for small blocks. Rotate so block i is for
  *    rank p+i; in round k send every block whose index has bit k set to
  *    rank p + 2^k; finally block i holds the data from rank p-i.
- *  - put: staggered puts into every dst (dst in segment).
+ *  - put: staggered puts into every dst (dst in segment,
+ *    or a team that takes Longs anywhere).
  *  - direct: rank me reads block me of every peer's src in one copy,
  *    staggered as put (coll_readfan.h).
  *  - pairwise, for large blocks: exchange_pairwise.c. */
@@ -25,12 +26,6 @@ static void exchange_own_block(const gasnete_coll_op_t *op) {
   char *to = (char *)a->dst + me * nb;
   const char *from = (const char *)a->src + me * nb;
   if (to != from) memcpy(to, from, nb);
-}
-
-static int exchange_any(const gasnete_coll_args_t *a, gasnet_node_t size) {
-  (void)a;
-  (void)size;
-  return 1;
 }
 
 /* ------------------------------------------------------------ staggered */
@@ -218,14 +213,16 @@ static void exchange_direct_setup(gasnete_coll_op_t *op) {
 
 const gasnete_coll_alg_t gasnete_coll_exchange_algs[] = {
     {"staggered", "rank p sends to p+1, p+2, ... in AM chunks", GASNETE_COLL_EXCHANGE, 0,
-     exchange_any, exchange_staggered_setup, exchange_staggered_progress,
+     gasnete_coll_any_eligible, exchange_staggered_setup, exchange_staggered_progress,
      exchange_staggered_deliver, exchange_free_priv, exchange_staggered_quick},
     {"bruck", "log2(P) rounds of packed blocks, for small blocks", GASNETE_COLL_EXCHANGE, 0,
-     exchange_any, exchange_bruck_setup, exchange_bruck_progress, exchange_bruck_deliver,
-     exchange_bruck_cleanup},
-    {"put", "staggered puts into every dst (dst in segment)", GASNETE_COLL_EXCHANGE, 0,
-     gasnete_coll_putfan_eligible, exchange_put_setup, gasnete_coll_putfan_alg_progress,
-     gasnete_coll_putfan_alg_deliver, gasnete_coll_putfan_alg_cleanup},
+     gasnete_coll_any_eligible, exchange_bruck_setup, exchange_bruck_progress,
+     exchange_bruck_deliver, exchange_bruck_cleanup},
+    {"put",
+     "staggered puts into every dst (dst in segment, or Longs anywhere)",
+     GASNETE_COLL_EXCHANGE, 0, gasnete_coll_putfan_eligible, exchange_put_setup,
+     gasnete_coll_putfan_alg_progress, gasnete_coll_putfan_alg_deliver,
+     gasnete_coll_putfan_alg_cleanup},
     GASNETE_COLL_DIRECT_ALG(GASNETE_COLL_EXCHANGE,
                             "each rank reads its block of every src (cross-memory reads)",
                             exchange_direct_setup),

@@ -109,12 +109,6 @@ static void gather_tree_cleanup(gasnete_coll_op_t *op) {
   gasnete_coll_op_priv_free(op);
 }
 
-static int gather_any(const gasnete_coll_args_t *a, gasnet_node_t size) {
-  (void)a;
-  (void)size;
-  return 1;
-}
-
 /* ------------------------------------------------------------ flat put */
 /* Every other rank puts its src into block r of the root's dst. */
 static void gather_put_setup(gasnete_coll_op_t *op) {
@@ -154,10 +148,10 @@ static void gather_direct_setup(gasnete_coll_op_t *op) {
   }
 }
 
-#define GATHER_TREE(name_, shape_, desc_)                                                  \
-  {name_, desc_, GASNETE_COLL_GATHER, shape_, gather_any, gather_tree_setup,              \
-   gather_tree_progress, gather_tree_deliver, gather_tree_cleanup, gather_tree_quick,        \
-   gasnete_coll_tree_prepare}
+#define GATHER_TREE(name_, shape_, desc_)                                              \
+  {name_, desc_, GASNETE_COLL_GATHER, shape_, gasnete_coll_any_eligible,               \
+   gather_tree_setup, gather_tree_progress, gather_tree_deliver, gather_tree_cleanup,  \
+   gather_tree_quick, gasnete_coll_tree_prepare}
 
 const gasnete_coll_alg_t gasnete_coll_gather_algs[] = {
     GATHER_TREE("flat", GASNETE_COLL_TREE_FLAT, "every rank sends its block to the root"),
@@ -167,9 +161,11 @@ const gasnete_coll_alg_t gasnete_coll_gather_algs[] = {
                 "subtree runs up a k-nomial tree (GASNET_COLL_TREE_RADIX)"),
     GATHER_TREE("hier", GASNETE_COLL_TREE_PARAM_HIER,
                 "each member's block to its supernode's leader, runs up a binomial tree of leaders"),
-    {"put", "every rank puts its block into the root's dst (dst in segment)", GASNETE_COLL_GATHER,
-     0, gasnete_coll_putfan_eligible, gather_put_setup, gasnete_coll_putfan_alg_progress,
-     gasnete_coll_putfan_alg_deliver, gasnete_coll_putfan_alg_cleanup},
+    {"put",
+     "every rank puts its block into the root's dst (dst in segment, or Longs anywhere)",
+     GASNETE_COLL_GATHER, 0, gasnete_coll_putfan_eligible, gather_put_setup,
+     gasnete_coll_putfan_alg_progress, gasnete_coll_putfan_alg_deliver,
+     gasnete_coll_putfan_alg_cleanup},
     GASNETE_COLL_DIRECT_ALG(GASNETE_COLL_GATHER,
                             "the root reads every rank's src (cross-memory reads)",
                             gather_direct_setup),

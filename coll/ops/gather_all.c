@@ -7,7 +7,8 @@
  *    (rank p sends to p+1, p+2, ...), so no rank is everyone's first target.
  *  - gather_bcast: a binomial gather to rank 0, then a binomial broadcast.
  *  - hier: the same with the two-level trees over the supernodes.
- *  - put: every rank puts its block into every dst (dst in segment).
+ *  - put: every rank puts its block into every dst (dst in segment,
+ *    or a team that takes Longs anywhere).
  *  - direct: every rank reads every other rank's src into its dst in one
  *    copy each, staggered as flat (coll_readfan.h).
  *  - ring, for large blocks: gather_all_ring.c. */
@@ -26,12 +27,6 @@ static void gather_all_own_block(const gasnete_coll_op_t *op) {
   const gasnete_coll_args_t *a = &op->args;
   char *mine = (char *)a->dst + (size_t)op->team->myrank * a->nbytes;
   if (mine != a->src) memcpy(mine, a->src, a->nbytes);
-}
-
-static int gather_all_any(const gasnete_coll_args_t *a, gasnet_node_t size) {
-  (void)a;
-  (void)size;
-  return 1;
 }
 
 /* ------------------------------------------------------------ dissemination */
@@ -227,20 +222,22 @@ static void gather_all_direct_setup(gasnete_coll_op_t *op) {
 
 const gasnete_coll_alg_t gasnete_coll_gather_all_algs[] = {
     {"dissem", "log2(P) rounds of doubling runs (dissemination pattern)", GASNETE_COLL_GATHER_ALL,
-     0, gather_all_any, gather_all_dissem_setup, gather_all_dissem_progress,
+     0, gasnete_coll_any_eligible, gather_all_dissem_setup, gather_all_dissem_progress,
      gather_all_dissem_deliver, gather_all_dissem_cleanup},
     {"flat", "every rank sends its block to every other, staggered", GASNETE_COLL_GATHER_ALL, 0,
-     gather_all_any, gather_all_flat_setup, gather_all_flat_progress, gather_all_flat_deliver,
-     gather_all_free_priv, gather_all_flat_quick},
+     gasnete_coll_any_eligible, gather_all_flat_setup, gather_all_flat_progress,
+     gather_all_flat_deliver, gather_all_free_priv, gather_all_flat_quick},
     {"gather_bcast", "binomial gather to rank 0, then binomial broadcast", GASNETE_COLL_GATHER_ALL,
-     0, gather_all_any, gather_all_gb_setup, gather_all_gb_progress, gather_all_gb_deliver,
-     gather_all_gb_cleanup},
-    {"hier", "hier gather to rank 0, then hier broadcast (supernode leaders over the network)",
-     GASNETE_COLL_GATHER_ALL, 0, gather_all_any, gather_all_hier_setup, gather_all_gb_progress,
+     0, gasnete_coll_any_eligible, gather_all_gb_setup, gather_all_gb_progress,
      gather_all_gb_deliver, gather_all_gb_cleanup},
-    {"put", "every rank puts its block into every dst (dst in segment)", GASNETE_COLL_GATHER_ALL,
-     0, gasnete_coll_putfan_eligible, gather_all_put_setup, gasnete_coll_putfan_alg_progress,
-     gasnete_coll_putfan_alg_deliver, gasnete_coll_putfan_alg_cleanup},
+    {"hier", "hier gather to rank 0, then hier broadcast (supernode leaders over the network)",
+     GASNETE_COLL_GATHER_ALL, 0, gasnete_coll_any_eligible, gather_all_hier_setup,
+     gather_all_gb_progress, gather_all_gb_deliver, gather_all_gb_cleanup},
+    {"put",
+     "every rank puts its block into every dst (dst in segment, or Longs anywhere)",
+     GASNETE_COLL_GATHER_ALL, 0, gasnete_coll_putfan_eligible, gather_all_put_setup,
+     gasnete_coll_putfan_alg_progress, gasnete_coll_putfan_alg_deliver,
+     gasnete_coll_putfan_alg_cleanup},
     GASNETE_COLL_DIRECT_ALG(GASNETE_COLL_GATHER_ALL,
                             "every rank reads every other rank's src (cross-memory reads)",
                             gather_all_direct_setup),

@@ -288,16 +288,10 @@ static int reduce_tree_quick(gasnete_coll_op_t *op, const void *prep) {
   return 1;
 }
 
-static int reduce_any(const gasnete_coll_args_t *a, gasnet_node_t size) {
-  (void)a;
-  (void)size;
-  return 1;
-}
-
-#define REDUCE_TREE(name_, shape_, desc_)                                                   \
-  {name_, desc_, GASNETE_COLL_REDUCE, shape_, reduce_any, reduce_tree_setup,               \
-   reduce_tree_progress, reduce_tree_deliver, reduce_tree_cleanup, reduce_tree_quick,        \
-   reduce_tree_prepare}
+#define REDUCE_TREE(name_, shape_, desc_)                                              \
+  {name_, desc_, GASNETE_COLL_REDUCE, shape_, gasnete_coll_any_eligible,               \
+   reduce_tree_setup, reduce_tree_progress, reduce_tree_deliver, reduce_tree_cleanup,  \
+   reduce_tree_quick, reduce_tree_prepare}
 
 const gasnete_coll_alg_t gasnete_coll_reduce_algs[] = {
     REDUCE_TREE("flat", GASNETE_COLL_TREE_FLAT, "every rank sends its partials to the root"),

@@ -326,15 +326,10 @@ static void scan_cleanup(gasnete_coll_op_t *op) {
   free(s);
 }
 
-static int scan_any(const gasnete_coll_args_t *a, gasnet_node_t size) {
-  (void)a;
-  (void)size;
-  return 1;
-}
-
 const gasnete_coll_alg_t gasnete_coll_scan_algs[] = {
     {"dissem", "per-row partials over log2(P) dissemination rounds, then a local prefix",
-     GASNETE_COLL_SCAN, 0, scan_any, scan_setup, scan_progress, scan_deliver, scan_cleanup},
+     GASNETE_COLL_SCAN, 0, gasnete_coll_any_eligible, scan_setup, scan_progress, scan_deliver,
+     scan_cleanup},
     {"chain", "the prefix of the ranks before passed down a chain (arrays of one row)",
      GASNETE_COLL_SCAN, 0, gasnete_coll_scan_chain_eligible, gasnete_coll_scan_chain_setup,
      gasnete_coll_scan_chain_progress, gasnete_coll_scan_chain_deliver,

@@ -180,9 +180,11 @@ int gasnete_coll_scan_chain_quick(gasnete_coll_op_t *op, const void *prep) {
 
 /* One row: every rank holds at most one block, in rank order; and src is
  * laid out as dst, so no staging. */
-int gasnete_coll_scan_chain_eligible(const gasnete_coll_args_t *a, gasnet_node_t size) {
+int gasnete_coll_scan_chain_eligible(const gasnete_coll_args_t *a,
+                                     const gasnete_coll_team_t *team) {
   const gasnete_coll_reduce_args_t *r = &a->red;
   if (r->src_blksz != r->dst_blksz || r->src_offset != r->dst_offset) return 0;
-  gasnete_coll_layout_t l = gasnete_coll_layout_make(r->dst_blksz, r->dst_offset, r->elem_count, size);
+  gasnete_coll_layout_t l =
+      gasnete_coll_layout_make(r->dst_blksz, r->dst_offset, r->elem_count, team->size);
   return gasnete_coll_layout_nrows(&l) == 1;
 }

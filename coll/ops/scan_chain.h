@@ -4,7 +4,8 @@
 
 #include "engine/engine.h"
 
-extern int gasnete_coll_scan_chain_eligible(const gasnete_coll_args_t *args, gasnet_node_t size);
+extern int gasnete_coll_scan_chain_eligible(const gasnete_coll_args_t *args,
+                                            const gasnete_coll_team_t *team);
 extern void gasnete_coll_scan_chain_setup(gasnete_coll_op_t *op);
 extern gasnete_coll_progress_t gasnete_coll_scan_chain_progress(gasnete_coll_op_t *op);
 extern void gasnete_coll_scan_chain_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg);

@@ -111,12 +111,6 @@ static void scatter_tree_cleanup(gasnete_coll_op_t *op) {
   gasnete_coll_op_priv_free(op);
 }
 
-static int scatter_any(const gasnete_coll_args_t *a, gasnet_node_t size) {
-  (void)a;
-  (void)size;
-  return 1;
-}
-
 /* ------------------------------------------------------------ flat put */
 /* The root puts block r of its src into rank r's dst. */
 static void scatter_put_setup(gasnete_coll_op_t *op) {
@@ -154,10 +148,10 @@ static void scatter_direct_setup(gasnete_coll_op_t *op) {
   }
 }
 
-#define SCATTER_TREE(name_, shape_, desc_)                                                   \
-  {name_, desc_, GASNETE_COLL_SCATTER, shape_, scatter_any, scatter_tree_setup,             \
-   scatter_tree_progress, scatter_tree_deliver, scatter_tree_cleanup, scatter_tree_quick,    \
-   gasnete_coll_tree_prepare}
+#define SCATTER_TREE(name_, shape_, desc_)                                                 \
+  {name_, desc_, GASNETE_COLL_SCATTER, shape_, gasnete_coll_any_eligible,                  \
+   scatter_tree_setup, scatter_tree_progress, scatter_tree_deliver, scatter_tree_cleanup,  \
+   scatter_tree_quick, gasnete_coll_tree_prepare}
 
 const gasnete_coll_alg_t gasnete_coll_scatter_algs[] = {
     SCATTER_TREE("flat", GASNETE_COLL_TREE_FLAT, "root sends each block in AM chunks"),
@@ -167,9 +161,11 @@ const gasnete_coll_alg_t gasnete_coll_scatter_algs[] = {
                  "subtree runs down a k-nomial tree (GASNET_COLL_TREE_RADIX)"),
     SCATTER_TREE("hier", GASNETE_COLL_TREE_PARAM_HIER,
                  "subtree runs down a binomial tree of supernode leaders, then to each member"),
-    {"put", "root puts each block into its destination (dst in segment)", GASNETE_COLL_SCATTER, 0,
-     gasnete_coll_putfan_eligible, scatter_put_setup, gasnete_coll_putfan_alg_progress,
-     gasnete_coll_putfan_alg_deliver, gasnete_coll_putfan_alg_cleanup},
+    {"put",
+     "root puts each block into its destination (dst in segment, or Longs anywhere)",
+     GASNETE_COLL_SCATTER, 0, gasnete_coll_putfan_eligible, scatter_put_setup,
+     gasnete_coll_putfan_alg_progress, gasnete_coll_putfan_alg_deliver,
+     gasnete_coll_putfan_alg_cleanup},
     GASNETE_COLL_DIRECT_ALG(GASNETE_COLL_SCATTER,
                             "each rank reads its block of the root's src (cross-memory reads)",
                             scatter_direct_setup),

@@ -22,7 +22,14 @@
  * transport a rendezvous, where Mediums stream. Over TCP the eager and
  * flow-controlled algorithms took a half to a third of put's time from 8
  * KiB to 256 KiB, level at 512 KiB, behind from 1 MiB for gather_all and
- * exchange (docs/performance.md, "How the selector's rules were measured"). */
+ * exchange (docs/performance.md, "How the selector's rules were measured").
+ * Where the conduit lands Longs anywhere (team->puts_anywhere: ucx between
+ * supernodes) the same threshold sends blocks outside the segment by put
+ * too: a 1 MiB block is then one Long, which UCX moves by rendezvous
+ * straight into the receiver's buffer, where the flow-controlled
+ * algorithms send 16 Mediums, each copied out of UCX's buffers; over TCP
+ * at 2 ranks gather_all and exchange took 0.37 of their time, broadcast
+ * 0.7 (docs/ucx-conduit.md, "Blocks outside the segment by put"). */
 static size_t gasnete_coll_put_threshold = 8192;
 static size_t gasnete_coll_put_threshold_net = 524288;
 
@@ -132,7 +139,7 @@ static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a,
   gasnet_node_t size = team->size;
   int hier = gasnete_coll_hier_pays(team);
   int networked = gasnete_coll_team_networked(team);
-  int put_ok = (a->flags & GASNET_COLL_DST_IN_SEGMENT) &&
+  int put_ok = ((a->flags & GASNET_COLL_DST_IN_SEGMENT) || team->puts_anywhere) &&
                a->nbytes >= gasnete_coll_select_put_threshold(team);
   int direct_ok = gasnete_coll_readfan_available() && a->nbytes >= gasnete_coll_direct_threshold;
   int large = a->nbytes >= gasnete_coll_flow_threshold;
@@ -182,7 +189,7 @@ static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a,
       size_t per_rank = a->red.elem_size * (a->red.elem_count / size);
       size_t chain_max = networked ? GASNETE_COLL_CHAIN_SCAN_MAX_NET : GASNETE_COLL_CHAIN_SCAN_MAX;
       int chain = size <= 3 || (size <= 8 && per_rank < chain_max);
-      return chain && gasnete_coll_scan_chain_eligible(a, size) ? "chain" : "dissem";
+      return chain && gasnete_coll_scan_chain_eligible(a, team) ? "chain" : "dissem";
     }
     default: break;
   }

@@ -49,8 +49,9 @@ void gasnete_coll_flow_deliver(gasnete_coll_op_t *op, gasnete_coll_flow_t *f,
                      msg->nbytes, (unsigned)msg->src_rank);
 }
 
-int gasnete_coll_segmented_eligible(const gasnete_coll_args_t *args, gasnet_node_t size) {
+int gasnete_coll_segmented_eligible(const gasnete_coll_args_t *args,
+                                    const gasnete_coll_team_t *team) {
   (void)args;
-  (void)size;
+  (void)team;
   return 1;
 }

@@ -61,6 +61,7 @@ extern void gasnete_coll_flow_deliver(gasnete_coll_op_t *op, gasnete_coll_flow_t
 static inline size_t gasnete_coll_flow_segment(void) { return gasnet_AMMaxMedium(); }
 
 /* The eligibility of every flow-controlled algorithm: any buffers, any team. */
-extern int gasnete_coll_segmented_eligible(const gasnete_coll_args_t *args, gasnet_node_t size);
+extern int gasnete_coll_segmented_eligible(const gasnete_coll_args_t *args,
+                                           const gasnete_coll_team_t *team);
 
 #endif

@@ -1,11 +1,31 @@
 /* coll_hier.c: which supernode each rank of a team is on, as the runs of
- * trees_hier.h. Learned once, when the team is made, from the public
- * gasnet_getNodeInfo (the conduit's supernodes: the processes of a host
- * sharing memory), so every member computes the same runs and the hier
- * algorithms build the same tree everywhere. */
+ * trees_hier.h, and whether puts may target buffers outside the segment.
+ * Learned once, when the team is made, from the public gasnet_getNodeInfo
+ * (the conduit's supernodes: the processes of a host sharing memory), so
+ * every member computes the same runs and the hier algorithms build the
+ * same tree everywhere. */
 #include "patterns/coll_hier.h"
 
 #include <stdlib.h>
+
+/* Are the team's ranks each on a supernode of their own, and does the
+ * conduit take Longs to any address between supernodes? The same answer
+ * on every member: the table and the conduit's flag are the job's. */
+static int gasnete_coll_puts_anywhere(const gasnete_coll_team_t *team, const uint32_t *supernode_of,
+                                      gasnet_node_t nodes) {
+  if (team->size < 2) return 0;
+  gasnet_node_t peer = gasnete_coll_rank2node(team, team->myrank ? 0 : 1);
+  if (!gasneti_long_anywhere(peer)) return 0;
+  uint8_t *seen = gasnete_coll_calloc(nodes, 1);
+  int distinct = 1;
+  for (gasnet_node_t r = 0; r < team->size && distinct; r++) {
+    uint32_t s = supernode_of[r] < nodes ? supernode_of[r] : 0;
+    distinct = !seen[s];
+    seen[s] = 1;
+  }
+  free(seen);
+  return distinct;
+}
 
 void gasnete_coll_hier_learn(gasnete_coll_team_t *team, const char *call) {
   gasnet_node_t nodes = gasnet_nodes();
@@ -25,6 +45,7 @@ void gasnete_coll_hier_learn(gasnete_coll_team_t *team, const char *call) {
   hier->run_start = kept ? kept : run_start;
   gasnete_coll_hier_forget(team); /* GASNET_TEAM_ALL's, if learned before */
   team->hier = hier;
+  team->puts_anywhere = gasnete_coll_puts_anywhere(team, supernode_of, nodes);
   free(supernode_of);
   free(info);
 }

@@ -7,13 +7,15 @@ static uint32_t putfan_tag(uint32_t step) {
   return gasnete_coll_tag(GASNETE_COLL_TAG_ALG, step, 0);
 }
 
-int gasnete_coll_putfan_eligible(const gasnete_coll_args_t *args, gasnet_node_t size) {
-  (void)size;
-  return (args->flags & GASNET_COLL_DST_IN_SEGMENT) != 0;
+int gasnete_coll_putfan_eligible(const gasnete_coll_args_t *args, const gasnete_coll_team_t *team) {
+  return (args->flags & GASNET_COLL_DST_IN_SEGMENT) || team->puts_anywhere;
 }
 
 int gasnete_coll_putfan_needs_ready(const gasnete_coll_op_t *op) {
-  return (op->args.flags & (GASNET_COLL_LOCAL | GASNET_COLL_IN_MYSYNC)) != 0;
+  /* A buffer outside the segment is where its owner says, whatever the
+   * addressing. */
+  return (op->args.flags & (GASNET_COLL_LOCAL | GASNET_COLL_IN_MYSYNC)) ||
+         !(op->args.flags & GASNET_COLL_DST_IN_SEGMENT);
 }
 
 gasnete_coll_putfan_t *gasnete_coll_putfan_new(gasnete_coll_op_t *op, uint32_t nputs,

@@ -3,7 +3,8 @@
  *
  * Each put goes to (rank, offset into that rank's destination buffer) and
  * travels as AM Long requests (gasnete_coll_send_placed): the conduit
- * writes the bytes into the peer's segment and the peer's handler counts
+ * writes the bytes into the peer's segment (or, on a team whose conduit
+ * allows it, any buffer: gasneti_long_anywhere) and the peer's handler counts
  * them, so the target learns from the data itself that it is in, and the
  * sender is done with a put once its requests have returned. No put
  * handle is left to sync, so whichever thread advances the op (its
@@ -51,9 +52,12 @@ typedef struct {
   int own_copied;
 } gasnete_coll_putfan_t;
 
-/* Put-based algorithms need the destination in the segment. */
-extern int gasnete_coll_putfan_eligible(const gasnete_coll_args_t *args, gasnet_node_t size);
-/* Does this op need READY announcements (LOCAL addressing or IN_MYSYNC)? */
+/* Put-based algorithms need the destination in the segment, or a team
+ * whose conduit lands Longs anywhere (team->puts_anywhere). */
+extern int gasnete_coll_putfan_eligible(const gasnete_coll_args_t *args,
+                                        const gasnete_coll_team_t *team);
+/* Does this op need READY announcements (LOCAL addressing, IN_MYSYNC, or
+ * a destination outside the segment)? */
 extern int gasnete_coll_putfan_needs_ready(const gasnete_coll_op_t *op);
 /* An algorithm's setup makes the op's fan (op->priv) for nputs puts and
  * nannounce announcements, receiving bytes_expected bytes from its peers,

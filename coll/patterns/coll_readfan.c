@@ -18,9 +18,9 @@ int gasnete_coll_readfan_available(void) { return gasnete_coll_xmem_all; }
 
 /* Any size may be forced (so tests reach small ones); the default rule
  * applies the threshold (ops/select_default.c). */
-int gasnete_coll_direct_eligible(const gasnete_coll_args_t *args, gasnet_node_t size) {
+int gasnete_coll_direct_eligible(const gasnete_coll_args_t *args, const gasnete_coll_team_t *team) {
   (void)args;
-  (void)size;
+  (void)team;
   return gasnete_coll_xmem_all;
 }
 

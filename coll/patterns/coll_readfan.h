@@ -106,7 +106,8 @@ extern void gasnete_coll_readfan_cleanup(gasnete_coll_op_t *op);
  * eligible only then. */
 extern void gasnete_coll_readfan_init(void);
 extern int gasnete_coll_readfan_available(void);
-extern int gasnete_coll_direct_eligible(const gasnete_coll_args_t *args, gasnet_node_t size);
+extern int gasnete_coll_direct_eligible(const gasnete_coll_args_t *args,
+                                        const gasnete_coll_team_t *team);
 
 #define GASNETE_COLL_DIRECT_ALG(kind_, desc_, setup_)                                          \
   {"direct", desc_, kind_, 0, gasnete_coll_direct_eligible, setup_,                           \

@@ -49,9 +49,10 @@ typedef struct {
   uint64_t consensus;
 } gasnete_coll_barrier_priv_t;
 
-static int gasnete_coll_barrier_eligible(const gasnete_coll_args_t *args, gasnet_node_t size) {
+static int gasnete_coll_barrier_eligible(const gasnete_coll_args_t *args,
+                                         const gasnete_coll_team_t *team) {
   (void)args;
-  (void)size;
+  (void)team;
   return 1;
 }
 
