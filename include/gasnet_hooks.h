@@ -97,7 +97,7 @@ extern int gasneti_xmem_available(gasnet_node_t node);
  * name a destination anywhere in node's process (malloc'd memory, the
  * stack of a waiting call), not only in its segment: conduits that land a
  * Long's payload by copying or receiving it (GASNETC_LONG_ANYWHERE in
- * their gasnet_core.h: ucx) allow it for every node outside this node's
+ * their gasnet_core.h: ucx and mpi) allow it for every node outside this node's
  * supernode, where a network carries the message; never inside it. The
  * answer for a pair is the same on both nodes, and every node can tell
  * any pair's from gasnet_getNodeInfo (different supernodes, and the

@@ -4,8 +4,6 @@
  * conduit. */
 #include "gasnet_internal.h"
 
-#include <stdlib.h>
-
 /* What kind of handler, if any, the calling thread is running. */
 typedef enum {
   GASNETI_CTX_NONE = 0,
@@ -164,30 +162,38 @@ int gasneti_AMRequestMediumM(gasnet_node_t dest, gasnet_handler_t handler, void 
   return gasneti_am_request(dest, &am, call);
 }
 
-int gasneti_AMRequestLongM(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
-                           size_t nbytes, void *dest_addr, int numargs, ...) {
-  static const char call[] = "gasnet_AMRequestLong";
+/* A Long request; anywhere: its destination may lie outside the segment
+ * (gasneti_long_anywhere). */
+static int gasneti_am_request_long(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
+                                   size_t nbytes, void *dest_addr, int anywhere, int numargs,
+                                   va_list ap, const char *call) {
   gasneti_am_t am;
-  va_list ap;
-  va_start(ap, numargs);
   gasneti_am_fill(&am, GASNETI_AM_LONG, 1, handler, source_addr, nbytes, dest_addr, numargs, ap,
                   call);
-  va_end(ap);
+  am.anywhere = (uint8_t)anywhere;
   return gasneti_am_request(dest, &am, call);
+}
+
+int gasneti_AMRequestLongM(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
+                           size_t nbytes, void *dest_addr, int numargs, ...) {
+  va_list ap;
+  va_start(ap, numargs);
+  int rc = gasneti_am_request_long(dest, handler, source_addr, nbytes, dest_addr, 0, numargs, ap,
+                                   "gasnet_AMRequestLong");
+  va_end(ap);
+  return rc;
 }
 
 /* Every conduit here has finished reading the source buffer when the send
  * call returns, so the asynchronous form is the synchronous one. */
 int gasneti_AMRequestLongAsyncM(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
                                 size_t nbytes, void *dest_addr, int numargs, ...) {
-  static const char call[] = "gasnet_AMRequestLongAsync";
-  gasneti_am_t am;
   va_list ap;
   va_start(ap, numargs);
-  gasneti_am_fill(&am, GASNETI_AM_LONG, 1, handler, source_addr, nbytes, dest_addr, numargs, ap,
-                  call);
+  int rc = gasneti_am_request_long(dest, handler, source_addr, nbytes, dest_addr, 0, numargs, ap,
+                                   "gasnet_AMRequestLongAsync");
   va_end(ap);
-  return gasneti_am_request(dest, &am, call);
+  return rc;
 }
 
 /* ------------------------------------------------------------ Longs to any address
@@ -198,23 +204,9 @@ int gasneti_AMRequestLongAsyncM(gasnet_node_t dest, gasnet_handler_t handler, vo
 #define GASNETC_LONG_ANYWHERE 0
 #endif
 
-static gasnet_node_t *gasneti_supernode_of; /* [gasneti_nodes], made at attach */
-
-void gasneti_long_anywhere_init(void) {
-  if (!GASNETC_LONG_ANYWHERE || gasneti_supernode_of) return;
-  gasnet_nodeinfo_t *all = malloc(gasneti_nodes * sizeof *all);
-  gasneti_supernode_of = malloc(gasneti_nodes * sizeof *gasneti_supernode_of);
-  if (!all || !gasneti_supernode_of)
-    gasneti_fatalerror("gasnet_attach: out of memory for the supernodes of %u nodes",
-                       (unsigned)gasneti_nodes);
-  gasnetc_nodeinfo(all);
-  for (gasnet_node_t i = 0; i < gasneti_nodes; i++) gasneti_supernode_of[i] = all[i].supernode;
-  free(all);
-}
-
 int gasneti_long_anywhere(gasnet_node_t node) {
-  return GASNETC_LONG_ANYWHERE && gasneti_supernode_of && node < gasneti_nodes &&
-         gasneti_supernode_of[node] != gasneti_supernode_of[gasneti_mynode];
+  return GASNETC_LONG_ANYWHERE && node < gasneti_nodes &&
+         gasneti_supernode_of(node) != gasneti_supernode_of(gasneti_mynode);
 }
 
 int gasneti_AMRequestLongAnywhereM(gasnet_node_t dest, gasnet_handler_t handler,
@@ -225,14 +217,12 @@ int gasneti_AMRequestLongAnywhereM(gasnet_node_t dest, gasnet_handler_t handler,
     gasneti_fatalerror("%s: node %u takes Longs only into its segment (the %s conduit, "
                        "gasneti_long_anywhere)",
                        call, (unsigned)dest, GASNET_CONDUIT_NAME_STR);
-  gasneti_am_t am;
   va_list ap;
   va_start(ap, numargs);
-  gasneti_am_fill(&am, GASNETI_AM_LONG, 1, handler, source_addr, nbytes, dest_addr, numargs, ap,
-                  call);
+  int rc = gasneti_am_request_long(dest, handler, source_addr, nbytes, dest_addr, 1, numargs, ap,
+                                   call);
   va_end(ap);
-  am.anywhere = 1;
-  return gasneti_am_request(dest, &am, call);
+  return rc;
 }
 
 int gasneti_AMReplyShortM(gasnet_token_t token, gasnet_handler_t handler, int numargs, ...) {

@@ -175,23 +175,12 @@ void gasneti_am_coalesce_polled(void) {
 }
 
 /* The batch size for dest: larger to another supernode if the conduit
- * asks for it. Asked once per destination, when its batch is made (AMs
- * need attach, so the conduit's node table is ready). */
+ * asks for it. Asked once per destination, when its batch is made. */
 static size_t gasneti_batch_cap(gasnet_node_t dest) {
   if (GASNETC_COALESCE_NET_BYTES == GASNETI_COALESCE_BYTES) return GASNETI_COALESCE_BYTES;
-  static gasnet_node_t *supernode; /* [gasneti_nodes], made at the first batch */
-  if (!supernode) {
-    gasnet_nodeinfo_t *all = malloc(gasneti_nodes * sizeof *all);
-    supernode = malloc(gasneti_nodes * sizeof *supernode);
-    if (!all || !supernode)
-      gasneti_fatalerror("GASNET_AM_COALESCE: out of memory for the supernodes of %u nodes",
-                         (unsigned)gasneti_nodes);
-    gasnetc_nodeinfo(all);
-    for (gasnet_node_t i = 0; i < gasneti_nodes; i++) supernode[i] = all[i].supernode;
-    free(all);
-  }
-  return supernode[dest] == supernode[gasneti_mynode] ? GASNETI_COALESCE_BYTES
-                                                      : GASNETC_COALESCE_NET_BYTES;
+  return gasneti_supernode_of(dest) == gasneti_supernode_of(gasneti_mynode)
+             ? GASNETI_COALESCE_BYTES
+             : GASNETC_COALESCE_NET_BYTES;
 }
 
 /* Room for `need` bytes in dest's batch, sending it first if full. */

@@ -22,6 +22,20 @@ gasnet_node_t gasneti_nodes = 1;
 int gasneti_init_done;
 int gasneti_attach_done;
 gasnet_seginfo_t *gasneti_seginfo;
+gasnet_node_t *gasneti_supernodes;
+
+static int gasneti_learn_supernodes(const char *call) {
+  gasnet_nodeinfo_t *all = malloc(gasneti_nodes * sizeof *all);
+  gasneti_supernodes = malloc(gasneti_nodes * sizeof *gasneti_supernodes);
+  if (!all || !gasneti_supernodes) {
+    free(all);
+    return gasneti_error(GASNET_ERR_RESOURCE, call, "out of memory for the node table");
+  }
+  gasnetc_nodeinfo(all);
+  for (gasnet_node_t i = 0; i < gasneti_nodes; i++) gasneti_supernodes[i] = all[i].supernode;
+  free(all);
+  return GASNET_OK;
+}
 
 int gasneti_init(int *argc, char ***argv, int *linkcheck, int *conduit_linkcheck) {
   (void)linkcheck;
@@ -68,7 +82,8 @@ int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsiz
   if (!gasneti_seginfo) return gasneti_error(GASNET_ERR_RESOURCE, call, "out of memory");
   rc = gasnetc_attach_segment(rounded);
   if (rc != GASNET_OK) return rc;
-  gasneti_long_anywhere_init();
+  rc = gasneti_learn_supernodes(call);
+  if (rc != GASNET_OK) return rc;
   gasneti_attach_done = 1;
   gasneti_attach_hooks_run();
   if (gasneti_trace_on('I'))

@@ -27,6 +27,12 @@ extern int gasneti_init_done;
 extern int gasneti_attach_done;
 /* Segment of every node, valid after attach. */
 extern gasnet_seginfo_t *gasneti_seginfo;
+/* Every node's supernode (gasnetc_nodeinfo), learned in gasnet_attach:
+ * who a message reaches through shared memory and who over a network. */
+extern gasnet_node_t *gasneti_supernodes;
+static inline gasnet_node_t gasneti_supernode_of(gasnet_node_t node) {
+  return gasneti_supernodes[node];
+}
 
 /* ------------------------------------------------------------ errors */
 /* Report a recoverable error once, where it is detected, and return it:
@@ -169,8 +175,6 @@ extern int gasneti_am_coalescing;
  * a thread that sends between polls from one that polls while it waits. */
 extern GASNETI_THREAD_LOCAL unsigned gasneti_am_requests_issued;
 extern void gasneti_am_coalesce_init(void);
-/* The supernode table gasneti_long_anywhere answers from (gasnet_attach). */
-extern void gasneti_long_anywhere_init(void);
 extern int gasneti_am_coalesce_take(gasnet_node_t dest, const gasneti_am_t *am);
 extern void gasneti_am_coalesce_flush_to(gasnet_node_t dest);
 extern void gasneti_am_coalesce_polled(void);

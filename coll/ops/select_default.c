@@ -23,13 +23,15 @@
  * flow-controlled algorithms took a half to a third of put's time from 8
  * KiB to 256 KiB, level at 512 KiB, behind from 1 MiB for gather_all and
  * exchange (docs/performance.md, "How the selector's rules were measured").
- * Where the conduit lands Longs anywhere (team->puts_anywhere: ucx between
- * supernodes) the same threshold sends blocks outside the segment by put
- * too: a 1 MiB block is then one Long, which UCX moves by rendezvous
- * straight into the receiver's buffer, where the flow-controlled
- * algorithms send 16 Mediums, each copied out of UCX's buffers; over TCP
- * at 2 ranks gather_all and exchange took 0.37 of their time, broadcast
- * 0.7 (docs/ucx-conduit.md, "Blocks outside the segment by put"). */
+ * Where the conduit lands Longs anywhere (team->puts_anywhere: ucx and
+ * mpi, every rank on a supernode of its own) the same threshold sends
+ * blocks outside the segment by put too: a 1 MiB block is then one Long,
+ * which UCX moves by rendezvous straight into the receiver's buffer, where
+ * the flow-controlled algorithms send 16 Mediums, each copied out of the
+ * transport's buffers; over UCX's TCP at 2 ranks gather_all and exchange
+ * took a third of their time, broadcast three quarters; at 256 KiB put
+ * lost for broadcast and scatter at 4 ranks (docs/ucx-conduit.md, "Blocks
+ * outside the segment by put"). */
 static size_t gasnete_coll_put_threshold = 8192;
 static size_t gasnete_coll_put_threshold_net = 524288;
 
