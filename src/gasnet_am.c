@@ -86,12 +86,12 @@ __attribute__((noinline)) static void gasneti_am_check_payload_all(const gasneti
       gasneti_fatalerror("%s: dest_addr is NULL with nbytes %zu", call, am->nbytes);
     return;
   }
-  uintptr_t lo = (uintptr_t)gasneti_seginfo[dest].addr;
-  uintptr_t hi = lo + gasneti_seginfo[dest].size;
-  uintptr_t d = (uintptr_t)am->dest_addr;
-  if (d < lo || d > hi || am->nbytes > hi - d)
+  if (!gasneti_in_segment(dest, am->dest_addr, am->nbytes)) {
+    char *lo = gasneti_seginfo[dest].addr;
     gasneti_fatalerror("%s: destination %p + %zu bytes lies outside node %u's segment [%p, %p)",
-                       call, am->dest_addr, am->nbytes, (unsigned)dest, (void *)lo, (void *)hi);
+                       call, am->dest_addr, am->nbytes, (unsigned)dest, (void *)lo,
+                       (void *)(lo + gasneti_seginfo[dest].size));
+  }
 }
 
 /* The checks above, the common case (a Short or Medium whose payload is

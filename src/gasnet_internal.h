@@ -27,6 +27,12 @@ extern int gasneti_init_done;
 extern int gasneti_attach_done;
 /* Segment of every node, valid after attach. */
 extern gasnet_seginfo_t *gasneti_seginfo;
+/* Do nbytes at addr lie inside node's segment? */
+static inline int gasneti_in_segment(gasnet_node_t node, const void *addr, size_t nbytes) {
+  uintptr_t lo = (uintptr_t)gasneti_seginfo[node].addr, a = (uintptr_t)addr;
+  uintptr_t size = gasneti_seginfo[node].size;
+  return a >= lo && a - lo <= size && nbytes <= size - (a - lo);
+}
 /* Every node's supernode (gasnetc_nodeinfo), learned in gasnet_attach:
  * who a message reaches through shared memory and who over a network. */
 extern gasnet_node_t *gasneti_supernodes;

@@ -249,9 +249,8 @@ int gasnetc_rma_get_nb(void *dest, gasnet_node_t node, const void *src, size_t n
 /* ------------------------------------------------------------ AM Long payloads */
 int gasnetc_rma_long_payload(gasnet_node_t dest, const gasneti_am_t *msg) {
   if (dest == gasneti_mynode || !gasnetc_rma_takes(msg->nbytes)) return 0;
-  const gasnet_seginfo_t *seg = &gasneti_seginfo[dest];
-  uintptr_t lo = (uintptr_t)seg->addr, a = (uintptr_t)msg->dest_addr;
-  if (a < lo || a - lo > seg->size || msg->nbytes > seg->size - (a - lo)) return 0;
+  /* Not a Long outside the segment (gasneti_long_anywhere): no window there. */
+  if (!gasneti_in_segment(dest, msg->dest_addr, msg->nbytes)) return 0;
   gasnetc_lock();
   gasnetc_rma_put_start(dest, msg->dest_addr, msg->payload, msg->nbytes);
   gasnetc_rma_flush(dest);

@@ -218,9 +218,7 @@ int gasnetc_peer_mapped(gasnet_node_t node) { return gasnetc_mapped && gasnetc_m
 int gasnetc_rma_long_payload(gasnet_node_t dest, const gasneti_am_t *msg) {
   /* A Long to an address outside the segment (gasneti_long_anywhere) is
    * not in the mapping: UCX carries it. */
-  const gasnet_seginfo_t *seg = &gasneti_seginfo[dest];
-  uintptr_t lo = (uintptr_t)seg->addr, a = (uintptr_t)msg->dest_addr;
-  if (a < lo || a - lo > seg->size || msg->nbytes > seg->size - (a - lo)) return 0;
+  if (!gasneti_in_segment(dest, msg->dest_addr, msg->nbytes)) return 0;
   return gasnetc_direct_put(dest, msg->dest_addr, msg->payload, msg->nbytes);
 }
 
