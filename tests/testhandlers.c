@@ -17,7 +17,10 @@
  *   testhandlers unregistered, unregistered_long, unregistered_reply
  *                             a Short request, a Long request, a reply for
  *                             an index nobody registered
- * The last six must make the library end the job with a non-zero status
+ *   testhandlers long_outside, long_reply_outside
+ *                             a Long request, a Long reply, whose 8 bytes
+ *                             straddle the end of the receiver's segment
+ * The last eight must make the library end the job with a non-zero status
  * and a message; if the bad call returns instead, the program exits 0 so
  * that expect_fail.sh reports the failure. */
 #include "test.h"
@@ -254,6 +257,51 @@ static int unregistered_test(int *argc, char ***argv, const char *how) {
   gasnet_exit(0);
 }
 
+/* A Long whose destination runs past the end of the receiver's segment
+ * ends the job at the sender, naming the call, the range and the node: a
+ * request from node 0 to the last node, or the last node's reply to it. */
+static char outside_payload[8];
+
+static void *straddling_end_of(gasnet_node_t node) {
+  return (char *)test_seg(node) + test_segsize(node) - 4;
+}
+
+static void long_reply_outside_handler(gasnet_token_t token) {
+  gasnet_node_t src;
+  GASNET_Safe(gasnet_AMGetMsgSource(token, &src));
+  int rc = gasnet_AMReplyLong0(token, 158, outside_payload, sizeof outside_payload,
+                               straddling_end_of(src)); /* must not return */
+  fprintf(stderr, "testhandlers: a Long reply outside the segment returned %s\n",
+          gasnet_ErrorName(rc));
+  gasnet_exit(0);
+}
+
+static int long_outside_test(int *argc, char ***argv, int reply) {
+  static gasnet_handlerentry_t t[] = {
+      {157, (void (*)())long_reply_outside_handler},
+      {158, (void (*)())plain_reply_handler},
+  };
+  test_init_handlers(argc, argv, 1 << 20, t, 2);
+  test_barrier();
+  gasnet_node_t last = TEST_NODES - 1;
+  if (TEST_MYNODE == 0) {
+    if (reply) {
+      GASNET_Safe(gasnet_AMRequestShort0(last, 157));
+    } else {
+      int rc = gasnet_AMRequestLong0(last, 158, outside_payload, sizeof outside_payload,
+                                     straddling_end_of(last)); /* must not return */
+      fprintf(stderr, "testhandlers: a Long request outside the segment returned %s\n",
+              gasnet_ErrorName(rc));
+      gasnet_exit(0);
+    }
+  }
+  double deadline = test_now() + MISUSE_WAIT;
+  GASNET_BLOCKUNTIL(test_now() > deadline);
+  fprintf(stderr, "node %u: testhandlers: no fatal error %.0fs after the Long\n",
+          (unsigned)TEST_MYNODE, MISUSE_WAIT);
+  gasnet_exit(0);
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "assign";
   if (!strcmp(mode, "assign")) return assign_test(&argc, &argv);
@@ -269,6 +317,8 @@ int main(int argc, char **argv) {
   if (!strcmp(mode, "unregistered")) return unregistered_test(&argc, &argv, "request");
   if (!strcmp(mode, "unregistered_long")) return unregistered_test(&argc, &argv, "long");
   if (!strcmp(mode, "unregistered_reply")) return unregistered_test(&argc, &argv, "reply");
+  if (!strcmp(mode, "long_outside")) return long_outside_test(&argc, &argv, 0);
+  if (!strcmp(mode, "long_reply_outside")) return long_outside_test(&argc, &argv, 1);
   fprintf(stderr, "testhandlers: unknown mode '%s'\n", mode);
   return 2;
 }
