@@ -2,8 +2,9 @@
  *  - eager trees (flat, binomial, binary, k-nomial): the data travels in AM
  *    Medium chunks from parent to child; a node forwards once it holds it
  *    all. Works for any buffers.
- *  - flat put: the root puts straight into every destination (which must
- *    be in the segment) and signals each when its put has completed.
+ *  - put and put_tree: the root puts straight into every destination, or
+ *    down a binomial tree whose ranks forward their dst once it is in
+ *    (coll_putfan.c: dst in the segment, or Longs anywhere).
  *  - direct: every receiver reads the root's src in one copy where the
  *    conduit can read another process's memory (bcast_direct.c).
  *  - pipe and scatter_allgather, for large data: bcast_pipe.c, bcast_sag.c. */
@@ -109,6 +110,38 @@ static void bcast_put_setup(gasnete_coll_op_t *op) {
   }
 }
 
+/* The put down a binomial tree: each rank puts its whole dst into its
+ * children's once a parent's put has filled it, the child with the largest
+ * subtree first. Over a network this spreads the root's sends: at 4 ranks
+ * it sends two blocks, not three, while its first child forwards the
+ * third. */
+static void bcast_put_tree_setup(gasnete_coll_op_t *op) {
+  gasnet_node_t size = op->team->size, root = op->args.root;
+  uint32_t vrank = (uint32_t)((op->team->myrank + size - root) % size);
+  uint32_t lowbit = vrank ? (vrank & -vrank) : 1u;
+  uint32_t span = 1;
+  while (vrank == 0 ? span < size : span < lowbit) span <<= 1; /* past the last child */
+  uint32_t nchildren = 0;
+  for (uint32_t step = span >> 1; step; step >>= 1)
+    if (vrank + step < size) nchildren++;
+  int is_root = vrank == 0;
+  gasnete_coll_putfan_t *fan =
+      gasnete_coll_putfan_new(op, nchildren, is_root ? 0 : 1, is_root ? 0 : op->args.nbytes);
+  fan->forwards = !is_root;
+  const void *from = op->args.dst;
+  if (is_root) {
+    gasnete_coll_putfan_own_block(fan, op->args.dst, op->args.src, op->args.nbytes);
+    from = op->args.src;
+  } else if (fan->announce) {
+    fan->announce[0] = (gasnet_node_t)(((vrank & (vrank - 1)) + root) % size);
+  }
+  uint32_t n = 0;
+  for (uint32_t step = span >> 1; step; step >>= 1)
+    if (vrank + step < size)
+      fan->puts[n++] = (gasnete_coll_put_t){(gasnet_node_t)((vrank + step + root) % size), from,
+                                            op->args.nbytes, 0, 0};
+}
+
 /* ------------------------------------------------------------ the table */
 #define BCAST_TREE(name_, shape_, desc_)                                           \
   {name_, desc_, GASNETE_COLL_BROADCAST, shape_, gasnete_coll_any_eligible,        \
@@ -126,6 +159,12 @@ const gasnete_coll_alg_t gasnete_coll_bcast_algs[] = {
     {"put",
      "root puts into every destination (dst in segment, or Longs anywhere)",
      GASNETE_COLL_BROADCAST, 0, gasnete_coll_putfan_eligible, bcast_put_setup,
+     gasnete_coll_putfan_alg_progress, gasnete_coll_putfan_alg_deliver,
+     gasnete_coll_putfan_alg_cleanup},
+    {"put_tree",
+     "puts down a binomial tree, each rank forwarding its dst once it is in (dst in segment, "
+     "or Longs anywhere)",
+     GASNETE_COLL_BROADCAST, 0, gasnete_coll_putfan_eligible, bcast_put_tree_setup,
      gasnete_coll_putfan_alg_progress, gasnete_coll_putfan_alg_deliver,
      gasnete_coll_putfan_alg_cleanup},
     GASNETE_COLL_DIRECT_ALG(GASNETE_COLL_BROADCAST,

@@ -74,11 +74,10 @@ gasnete_coll_progress_t gasnete_coll_putfan_alg_progress(gasnete_coll_op_t *op) 
       gasnete_coll_send_signal(op, fan->announce[i], putfan_tag(GASNETE_COLL_STEP_READY),
                                (uint64_t)(uintptr_t)fan->my_buffer);
   }
-  if (fan->next_put < fan->nputs) putfan_send(fan, op);
+  int all_in = __atomic_load_n(&fan->bytes_received, __ATOMIC_ACQUIRE) >= fan->bytes_expected;
+  if (fan->next_put < fan->nputs && (all_in || !fan->forwards)) putfan_send(fan, op);
   /* What is left waits for a READY or for peers' data: messages only. */
-  if (fan->next_put < fan->nputs ||
-      __atomic_load_n(&fan->bytes_received, __ATOMIC_ACQUIRE) < fan->bytes_expected)
-    return GASNETE_COLL_WAITING;
+  if (fan->next_put < fan->nputs || !all_in) return GASNETE_COLL_WAITING;
   return GASNETE_COLL_DONE;
 }
 

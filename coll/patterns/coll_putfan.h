@@ -45,6 +45,8 @@ typedef struct {
   uint64_t bytes_expected; /* what peers put into this node's buffer */
   uint64_t bytes_received; /* atomic */
   uint32_t next_put;       /* puts before it are sent */
+  /* The puts forward what peers put here: none starts before it is all in. */
+  int forwards;
   /* This node's own block, copied locally when the data phase begins. */
   void *own_dst;
   const void *own_src;

@@ -5,7 +5,8 @@
  *
  *   -c CONFIG  which algorithms to force (see `configs` below): default
  *              (the selector's choice), flat, binomial, binary, knomial,
- *              hier (broadcast, scatter, gather), put, direct, segmented (the flow-controlled algorithms:
+ *              hier (broadcast, scatter, gather), put, put_tree (broadcast's
+ *              put down a binomial tree; the others put), direct, segmented (the flow-controlled algorithms:
  *              broadcast pipe, scatter and gather flow, gather_all ring,
  *              exchange pairwise), sag (the same with broadcast
  *              scatter_allgather). A config sets GASNET_COLL_<OP>_ALG for every op (and
@@ -94,6 +95,8 @@ static const config_t configs[] = {
      * and a hier broadcast; exchange has none: the selector's choice). */
     {"hier", {"hier", "hier", "hier", "hier", NULL}, NULL},
     {"put", {"put", "put", "put", "put", "put"}, NULL},
+    /* Broadcast's put down a tree (the others have one put: put again). */
+    {"put_tree", {"put_tree", "put", "put", "put", "put"}, NULL},
     {"direct", {"direct", "direct", "direct", "direct", "direct"}, NULL},
     /* The flow-controlled algorithms for large data (scatter and gather
      * have none: the selector's choice). */

@@ -79,8 +79,8 @@ static const gasnet_coll_fn_entry_t fn_table[] = {
 static int op_computes(int op) { return op >= OP_REDUCE; }
 /* The algorithms of each op (coll/ops/bcast.c, scatter.c, gather.c,
  * gather_all.c, exchange.c), to know which ops a -a name applies to. */
-static const char *const op_algs[OP_COUNT][10] = {
-    {"flat", "binomial", "binary", "knomial", "hier", "put", "direct", "pipe", "scatter_allgather",
+static const char *const op_algs[OP_COUNT][11] = {
+    {"flat", "binomial", "binary", "knomial", "hier", "put", "put_tree", "direct", "pipe", "scatter_allgather",
      NULL},
     {"flat", "binomial", "binary", "knomial", "hier", "put", "direct", "flow", NULL},
     {"flat", "binomial", "binary", "knomial", "hier", "put", "direct", "flow", NULL},
