@@ -13,6 +13,7 @@
 #include "patterns/coll_readfan.h"
 #include "ops/coll_segmented.h"
 #include "patterns/coll_tree.h"
+#include "patterns/trees.h"
 
 #include <stdlib.h>
 
@@ -116,14 +117,11 @@ static void bcast_put_setup(gasnete_coll_op_t *op) {
  * it sends two blocks, not three, while its first child forwards the
  * third. */
 static void bcast_put_tree_setup(gasnete_coll_op_t *op) {
+  const gasnete_coll_tree_kind_t binomial = {GASNETE_COLL_TREE_BINOMIAL, 0};
   gasnet_node_t size = op->team->size, root = op->args.root;
   uint32_t vrank = (uint32_t)((op->team->myrank + size - root) % size);
-  uint32_t lowbit = vrank ? (vrank & -vrank) : 1u;
-  uint32_t span = 1;
-  while (vrank == 0 ? span < size : span < lowbit) span <<= 1; /* past the last child */
-  uint32_t nchildren = 0;
-  for (uint32_t step = span >> 1; step; step >>= 1)
-    if (vrank + step < size) nchildren++;
+  gasnete_coll_tree_child_t children[32]; /* a binomial node has at most log2(size) */
+  uint32_t nchildren = gasnete_coll_tree_children(binomial, size, vrank, children, 32);
   int is_root = vrank == 0;
   gasnete_coll_putfan_t *fan =
       gasnete_coll_putfan_new(op, nchildren, is_root ? 0 : 1, is_root ? 0 : op->args.nbytes);
@@ -133,13 +131,12 @@ static void bcast_put_tree_setup(gasnete_coll_op_t *op) {
     gasnete_coll_putfan_own_block(fan, op->args.dst, op->args.src, op->args.nbytes);
     from = op->args.src;
   } else if (fan->announce) {
-    fan->announce[0] = (gasnet_node_t)(((vrank & (vrank - 1)) + root) % size);
+    uint32_t parent = gasnete_coll_tree_parent(binomial, size, vrank);
+    fan->announce[0] = (gasnet_node_t)((parent + root) % size);
   }
-  uint32_t n = 0;
-  for (uint32_t step = span >> 1; step; step >>= 1)
-    if (vrank + step < size)
-      fan->puts[n++] = (gasnete_coll_put_t){(gasnet_node_t)((vrank + step + root) % size), from,
-                                            op->args.nbytes, 0, 0};
+  for (uint32_t i = 0; i < nchildren; i++)
+    fan->puts[i] = (gasnete_coll_put_t){(gasnet_node_t)((children[i].vrank + root) % size), from,
+                                        op->args.nbytes, 0, 0};
 }
 
 /* ------------------------------------------------------------ the table */

@@ -82,7 +82,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 first=1
-for alg in auto flat binomial binary knomial dissem gather_bcast staggered bruck put direct pipe scatter_allgather flow ring pairwise chain; do
+for alg in auto flat binomial binary knomial dissem gather_bcast staggered bruck put put_tree direct pipe scatter_allgather flow ring pairwise chain; do
   "$launcher" -n "$nodes" "$perf" -c -a "$alg" "$@" >"$tmp.one" 2>"$tmp.err" || {
     echo "collperf_all: collperf -a $alg failed:" >&2
     cat "$tmp.err" >&2
