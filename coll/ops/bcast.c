@@ -118,8 +118,8 @@ static void bcast_put_setup(gasnete_coll_op_t *op) {
  * third. */
 static void bcast_put_tree_setup(gasnete_coll_op_t *op) {
   const gasnete_coll_tree_kind_t binomial = {GASNETE_COLL_TREE_BINOMIAL, 0};
-  gasnet_node_t size = op->team->size, root = op->args.root;
-  uint32_t vrank = (uint32_t)((op->team->myrank + size - root) % size);
+  gasnet_node_t size = op->team->size;
+  uint32_t vrank = gasnete_coll_rank_sub(op->team->myrank, op->args.root, size);
   gasnete_coll_tree_child_t children[32]; /* a binomial node has at most log2(size) */
   uint32_t nchildren = gasnete_coll_tree_children(binomial, size, vrank, children, 32);
   int is_root = vrank == 0;
@@ -132,10 +132,10 @@ static void bcast_put_tree_setup(gasnete_coll_op_t *op) {
     from = op->args.src;
   } else if (fan->announce) {
     uint32_t parent = gasnete_coll_tree_parent(binomial, size, vrank);
-    fan->announce[0] = (gasnet_node_t)((parent + root) % size);
+    fan->announce[0] = gasnete_coll_vrank_to_rank(op, parent);
   }
   for (uint32_t i = 0; i < nchildren; i++)
-    fan->puts[i] = (gasnete_coll_put_t){(gasnet_node_t)((children[i].vrank + root) % size), from,
+    fan->puts[i] = (gasnete_coll_put_t){gasnete_coll_vrank_to_rank(op, children[i].vrank), from,
                                         op->args.nbytes, 0, 0};
 }
 
