@@ -184,6 +184,12 @@ static inline uint32_t gasnete_coll_tag_with_subphase(uint32_t tag, uint32_t sub
   return (tag & ~(0xfu << 12)) | ((subphase & 0xfu) << 12);
 }
 
+/* A run of blocks that wraps past the last rank and holds at most this
+ * many bytes is packed and sent as one message rather than as its two
+ * pieces: copying a few KiB costs less than a second message (over TCP,
+ * 3-5 us). */
+#define GASNETE_COLL_PACK_MAX 4096u
+
 /* Send a signal (no payload) or a data chunk to a team rank. Data larger
  * than one AM Medium is split; each chunk carries its offset. */
 extern void gasnete_coll_send_signal(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_t tag,

@@ -65,14 +65,10 @@ static void gather_all_dissem_deliver(gasnete_coll_op_t *op, const gasnete_coll_
   __atomic_fetch_add(&d->received[gasnete_coll_tag_round(msg->tag)], msg->nbytes, __ATOMIC_ACQ_REL);
 }
 
-/* A run that wraps past rank 0 and holds at most this many bytes goes as
- * one message, packed in rank order: copying a few KiB costs less than a
- * second message (over TCP, 3-5 us). */
-#define GATHER_ALL_PACK_MAX 4096u
-
 /* Send blocks of ranks [me - count + 1, me] (mod P) to dest, placed at
- * their final offsets. A run that wraps past rank 0 is packed into one
- * message when small, else sent as its two pieces. */
+ * their final offsets. A run that wraps past rank 0 is packed in rank
+ * order into one message when small (GASNETE_COLL_PACK_MAX), else sent as
+ * its two pieces. */
 static void gather_all_send_run(gasnete_coll_op_t *op, gasnet_node_t dest, uint32_t tag,
                                 uint32_t count) {
   gasnet_node_t size = op->team->size;
@@ -81,8 +77,8 @@ static void gather_all_send_run(gasnete_coll_op_t *op, gasnet_node_t dest, uint3
   uint32_t run = count < size - first ? count : size - first;
   const char *dst = op->args.dst;
   size_t head = run * nb, tail = (count - run) * nb;
-  if (tail && head + tail <= GATHER_ALL_PACK_MAX) {
-    char packed[GATHER_ALL_PACK_MAX];
+  if (tail && head + tail <= GASNETE_COLL_PACK_MAX) {
+    char packed[GASNETE_COLL_PACK_MAX];
     memcpy(packed, dst + (size_t)first * nb, head);
     memcpy(packed + head, dst, tail);
     gasnete_coll_send_data(op, dest, tag, (uint64_t)first * nb, packed, head + tail);
