@@ -124,6 +124,20 @@ void gasnete_coll_send_data(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_t 
   } while (nbytes);
 }
 
+void gasnete_coll_send_data_pair(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_t tag,
+                                 uint64_t offset, const void *a, size_t alen, const void *b,
+                                 size_t blen) {
+  if (blen && alen + blen <= GASNETE_COLL_PACK_MAX) {
+    char packed[GASNETE_COLL_PACK_MAX];
+    memcpy(packed, a, alen);
+    memcpy(packed + alen, b, blen);
+    gasnete_coll_send_data(op, rank, tag, offset, packed, alen + blen);
+    return;
+  }
+  gasnete_coll_send_data(op, rank, tag, offset, a, alen);
+  if (blen) gasnete_coll_send_data(op, rank, tag, offset + alen, b, blen);
+}
+
 void gasnete_coll_send_placed(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_t tag,
                               void *remote, const void *data, size_t nbytes) {
   gasnete_coll_team_t *team = op->team;

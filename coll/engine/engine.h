@@ -184,18 +184,20 @@ static inline uint32_t gasnete_coll_tag_with_subphase(uint32_t tag, uint32_t sub
   return (tag & ~(0xfu << 12)) | ((subphase & 0xfu) << 12);
 }
 
-/* A run of blocks that wraps past the last rank and holds at most this
- * many bytes is packed and sent as one message rather than as its two
- * pieces: copying a few KiB costs less than a second message (over TCP,
- * 3-5 us). */
-#define GASNETE_COLL_PACK_MAX 4096u
-
 /* Send a signal (no payload) or a data chunk to a team rank. Data larger
  * than one AM Medium is split; each chunk carries its offset. */
 extern void gasnete_coll_send_signal(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_t tag,
                                      uint64_t value);
 extern void gasnete_coll_send_data(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_t tag,
                                    uint64_t offset, const void *data, size_t nbytes);
+/* Send two pieces (a run of blocks split where it wraps past the last
+ * rank) as data at offset and offset + alen: packed into one message when
+ * they hold at most GASNETE_COLL_PACK_MAX bytes, since copying a few KiB
+ * costs less than a second message (over TCP, 3-5 us). */
+#define GASNETE_COLL_PACK_MAX 4096u
+extern void gasnete_coll_send_data_pair(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_t tag,
+                                        uint64_t offset, const void *a, size_t alen,
+                                        const void *b, size_t blen);
 /* Write nbytes of data straight to remote, an address in rank's segment
  * (or, when the op's dst is not in the segment, in rank's dst: the team
  * must allow that, team->puts_anywhere), as AM Long requests of at most

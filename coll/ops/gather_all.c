@@ -48,14 +48,15 @@ static void gather_all_dissem_setup(gasnete_coll_op_t *op) {
   d->received = gasnete_coll_calloc(d->nrounds, sizeof(size_t));
 }
 
-/* A run of blocks lands at its offset in dst; one that wrapped past the
- * last rank's block goes on at block 0 (gather_all_send_run packs such a
- * run into one message when it is small). */
+/* A run of blocks lands at its offset in dst, taken modulo the whole of
+ * dst: a run that wrapped past the last rank's block goes on at block 0
+ * (gather_all_send_run). */
 static void gather_all_place_run(gasnete_coll_op_t *op, uint64_t offset, const void *data,
                                  size_t nbytes) {
   size_t total = (size_t)op->team->size * op->args.nbytes;
-  size_t head = offset < total && nbytes > total - offset ? total - (size_t)offset : nbytes;
-  memcpy((char *)op->args.dst + offset, data, head);
+  size_t at = (size_t)(offset % total);
+  size_t head = nbytes < total - at ? nbytes : total - at;
+  memcpy((char *)op->args.dst + at, data, head);
   if (nbytes > head) memcpy(op->args.dst, (const char *)data + head, nbytes - head);
 }
 
@@ -66,9 +67,9 @@ static void gather_all_dissem_deliver(gasnete_coll_op_t *op, const gasnete_coll_
 }
 
 /* Send blocks of ranks [me - count + 1, me] (mod P) to dest, placed at
- * their final offsets. A run that wraps past rank 0 is packed in rank
- * order into one message when small (GASNETE_COLL_PACK_MAX), else sent as
- * its two pieces. */
+ * their final offsets; a run that wraps past rank 0 goes as a pair
+ * (gasnete_coll_send_data_pair), its second piece at offsets past the end
+ * of dst, which the receiver takes modulo its size. */
 static void gather_all_send_run(gasnete_coll_op_t *op, gasnet_node_t dest, uint32_t tag,
                                 uint32_t count) {
   gasnet_node_t size = op->team->size;
@@ -76,16 +77,8 @@ static void gather_all_send_run(gasnete_coll_op_t *op, gasnet_node_t dest, uint3
   gasnet_node_t first = gasnete_coll_rank_sub(op->team->myrank, count - 1, size);
   uint32_t run = count < size - first ? count : size - first;
   const char *dst = op->args.dst;
-  size_t head = run * nb, tail = (count - run) * nb;
-  if (tail && head + tail <= GASNETE_COLL_PACK_MAX) {
-    char packed[GASNETE_COLL_PACK_MAX];
-    memcpy(packed, dst + (size_t)first * nb, head);
-    memcpy(packed + head, dst, tail);
-    gasnete_coll_send_data(op, dest, tag, (uint64_t)first * nb, packed, head + tail);
-    return;
-  }
-  gasnete_coll_send_data(op, dest, tag, (uint64_t)first * nb, dst + (size_t)first * nb, head);
-  if (tail) gasnete_coll_send_data(op, dest, tag, 0, dst, tail);
+  gasnete_coll_send_data_pair(op, dest, tag, (uint64_t)first * nb, dst + (size_t)first * nb,
+                              run * nb, dst, (count - run) * nb);
 }
 
 static gasnete_coll_progress_t gather_all_dissem_progress(gasnete_coll_op_t *op) {

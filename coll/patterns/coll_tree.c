@@ -110,17 +110,7 @@ void gasnete_coll_send_real_run(gasnete_coll_op_t *op, gasnet_node_t dest, uint3
   size_t block = op->args.nbytes;
   gasnet_node_t start = gasnete_coll_vrank_to_rank(op, first);
   uint32_t run = count < size - start ? count : size - start;
-  const char *head = (const char *)real_buf + (size_t)start * block;
-  size_t head_bytes = (size_t)run * block, tail_bytes = (size_t)(count - run) * block;
-  if (tail_bytes && head_bytes + tail_bytes <= GASNETE_COLL_PACK_MAX) {
-    /* The receiver takes the run in virtual-rank order: one message. */
-    char packed[GASNETE_COLL_PACK_MAX];
-    memcpy(packed, head, head_bytes);
-    memcpy(packed + head_bytes, real_buf, tail_bytes);
-    gasnete_coll_send_data(op, dest, tag, dest_offset, packed, head_bytes + tail_bytes);
-    return;
-  }
-  gasnete_coll_send_data(op, dest, tag, dest_offset, head, head_bytes);
-  if (tail_bytes)
-    gasnete_coll_send_data(op, dest, tag, dest_offset + head_bytes, real_buf, tail_bytes);
+  gasnete_coll_send_data_pair(op, dest, tag, dest_offset,
+                              (const char *)real_buf + (size_t)start * block, (size_t)run * block,
+                              real_buf, (size_t)(count - run) * block);
 }

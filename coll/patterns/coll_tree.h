@@ -52,8 +52,7 @@ extern void gasnete_coll_copy_vrank_to_real(void *real_buf, const gasnete_coll_o
 
 /* Send the blocks of virtual ranks [first, first + count), taken from a
  * buffer ordered by real rank, as data at byte offsets starting at
- * dest_offset (a run that wraps: one packed message up to
- * GASNETE_COLL_PACK_MAX bytes, else two). */
+ * dest_offset (a run that wraps: gasnete_coll_send_data_pair). */
 extern void gasnete_coll_send_real_run(gasnete_coll_op_t *op, gasnet_node_t dest, uint32_t tag,
                                        uint64_t dest_offset, const void *real_buf,
                                        uint32_t first, uint32_t count);
