@@ -42,14 +42,14 @@ static size_t gasnete_coll_put_threshold_net = 524288;
  * GASNET_COLL_FLOW_THRESHOLD. */
 static size_t gasnete_coll_flow_threshold = 131072;
 
-/* Above 3 ranks, the chain scan only for fewer bytes a rank than this
- * within one supernode, and than the _NET one on a team over several:
- * there every dissemination round waits for messages across the network
- * from ranks that are themselves waiting, while the chain's ranks only
- * wait for lower ones, so scans issued back to back flow
- * (docs/performance.md, "How the selector's rules were measured"). */
-#define GASNETE_COLL_CHAIN_SCAN_MAX 32768u
-#define GASNETE_COLL_CHAIN_SCAN_MAX_NET 524288u
+/* Above 4 ranks (up to 8), the chain scan only for fewer bytes a rank
+ * than this. A chain rank does one pass over its elements per scan, a
+ * dissemination rank log2(P), and chain ranks never wait for higher
+ * ones, so scans issued back to back flow down the chain. Its P-1 hops
+ * bring it level with the dissemination at 8 ranks from 512 KiB a rank
+ * inside a supernode, and behind it over a network (docs/performance.md,
+ * "How the selector's rules were measured"). */
+#define GASNETE_COLL_CHAIN_SCAN_MAX 524288u
 
 /* Up to this many ranks the flat trees and the pipe; trees above. */
 #define GASNETE_COLL_FEW_RANKS 4u
@@ -189,13 +189,11 @@ static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a,
     case GASNETE_COLL_REDUCE: return few ? "flat" : "binomial";
     /* The chain where it applies (arrays of one row): nobody waits for a
      * higher rank, so back-to-back scans flow. Its P-1 hops cost more than
-     * the dissemination's log2(P) rounds for larger teams, and at 4 ranks
-     * from 32 KiB a rank (its carry waits for every lower rank's pass over
-     * its elements). */
+     * the dissemination's log2(P) rounds for larger teams and, at 5 to 8
+     * ranks, for large blocks. */
     case GASNETE_COLL_SCAN: {
       size_t per_rank = a->red.elem_size * (a->red.elem_count / size);
-      size_t chain_max = networked ? GASNETE_COLL_CHAIN_SCAN_MAX_NET : GASNETE_COLL_CHAIN_SCAN_MAX;
-      int chain = size <= 3 || (size <= 8 && per_rank < chain_max);
+      int chain = size <= 4 || (size <= 8 && per_rank < GASNETE_COLL_CHAIN_SCAN_MAX);
       return chain && gasnete_coll_scan_chain_eligible(a, team) ? "chain" : "dissem";
     }
     default: break;
