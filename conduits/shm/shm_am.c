@@ -22,7 +22,7 @@ static void gasnetc_shm_fill_slot(gasnetc_shm_ring_t *ring, gasnetc_shm_slot_t *
   hdr->is_request = msg->is_request;
   hdr->src = gasneti_mynode;
   hdr->nbytes = msg->nbytes;
-  memcpy(hdr->args, msg->args, msg->numargs * sizeof(gasnet_handlerarg_t));
+  gasnetc_shm_copy_args(hdr->args, msg->args, msg->numargs);
   if (msg->category == GASNETI_AM_LONG) hdr->dest_addr = (uint64_t)(uintptr_t)msg->dest_addr;
   if (buffer >= 0) hdr->buffer = (uint32_t)buffer;
   if (!msg->nbytes) return;
@@ -84,7 +84,7 @@ static void gasnetc_shm_deliver(gasnetc_shm_ring_t *ring, gasnetc_shm_slot_t *sl
     msg.dest_addr = NULL;
     msg.payload = gasnetc_shm_ring_payload(ring, slot);
   }
-  memcpy(msg.args, hdr->args, hdr->numargs * sizeof(gasnet_handlerarg_t));
+  gasnetc_shm_copy_args(msg.args, hdr->args, hdr->numargs);
   struct gasneti_token_s token = {hdr->src, hdr->is_request, 0, NULL};
   gasneti_am_deliver(&token, &msg);
   if (hdr->category == GASNETI_AM_MEDIUM && gasnetc_shm_payload_buffered(hdr->nbytes))

@@ -6,6 +6,7 @@
 #include "shm_layer.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #define GASNETC_SHM_CACHE_LINE 64
 /* The most slots a ring uses. A member's request ring is shared by every peer
@@ -54,9 +55,26 @@ typedef struct {
   uint32_t unused;
 } gasnetc_shm_msg_header_t;
 
-_Static_assert(offsetof(gasnetc_shm_msg_header_t, args) + 10 * sizeof(gasnet_handlerarg_t) <=
+/* The arguments that share the slot's first cache line with the header. */
+#define GASNETC_SHM_LINE_ARGS 10
+_Static_assert(offsetof(gasnetc_shm_msg_header_t, args) +
+                       GASNETC_SHM_LINE_ARGS * sizeof(gasnet_handlerarg_t) <=
                    GASNETC_SHM_CACHE_LINE,
                "a message of up to 10 arguments fits the slot's first cache line");
+
+/* Copy a message's n arguments between a slot and a gasneti_am_t (both
+ * hold 16). From 1 to GASNETC_SHM_LINE_ARGS they go as one block of that
+ * fixed size, a few moves: copied by their count, gcc made each copy a
+ * `rep movsq`, whose start-up cost a small message paid once on each side
+ * (docs/performance.md, "Arguments copied by a fixed size"). */
+static inline void gasnetc_shm_copy_args(gasnet_handlerarg_t *to, const gasnet_handlerarg_t *from,
+                                         unsigned n) {
+  if (n == 0) return;
+  if (n <= GASNETC_SHM_LINE_ARGS)
+    memcpy(to, from, GASNETC_SHM_LINE_ARGS * sizeof(gasnet_handlerarg_t));
+  else
+    memcpy(to, from, n * sizeof(gasnet_handlerarg_t));
+}
 
 typedef struct {
   gasnetc_shm_msg_header_t hdr;
