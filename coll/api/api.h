@@ -27,6 +27,15 @@ extern gasnete_coll_extents_t gasnete_coll_check_reduce_single(const gasnete_col
  * flags ask for the indefinite layout. */
 extern void gasnete_coll_reduce_elementwise(gasnete_coll_args_t *a, gasnet_image_t images,
                                             const char *call);
+/* Would gasnete_coll_reduce_elementwise change a? Most calls give a
+ * layout (blksz above 0) without the flag and are used as they come: the
+ * copy the change needs (a whole argument record, which gcc makes a
+ * `rep movsq`) is then not made. */
+static inline int gasnete_coll_reduce_rewrites(const gasnete_coll_args_t *a) {
+  const gasnete_coll_reduce_args_t *r = &a->red;
+  return (a->flags & GASNET_COLL_INDEFINITE_LAYOUT) || r->src_blksz == 0 ||
+         (a->kind == GASNETE_COLL_SCAN && r->dst_blksz == 0);
+}
 /* No AGGREGATE on a blocking call. */
 extern void gasnete_coll_check_blocking(int flags, int blocking, const char *call);
 extern void gasnete_coll_check_buffers(const gasnete_coll_extents_t *x,

@@ -57,7 +57,8 @@ gasnet_coll_handle_t gasnete_coll_initiate(gasnet_team_handle_t handle,
   gasnete_coll_team_t *team = gasnete_coll_team_lookup(handle, call);
   const gasnete_coll_images_t *im = gasnete_coll_team_images(team);
   gasnete_coll_args_t elementwise;
-  if (args->kind == GASNETE_COLL_REDUCE || args->kind == GASNETE_COLL_SCAN) {
+  if ((args->kind == GASNETE_COLL_REDUCE || args->kind == GASNETE_COLL_SCAN) &&
+      gasnete_coll_reduce_rewrites(args)) {
     elementwise = *args;
     gasnete_coll_reduce_elementwise(&elementwise, im->multi ? im->total : team->size, call);
     args = &elementwise;

@@ -40,7 +40,7 @@ void gasnete_coll_reduce_elementwise(gasnete_coll_args_t *a, gasnet_image_t imag
     a->flags &= ~GASNET_COLL_INDEFINITE_LAYOUT;
     return;
   }
-  if (r->src_blksz != 0 && (a->kind != GASNETE_COLL_SCAN || r->dst_blksz != 0)) return;
+  if (!gasnete_coll_reduce_rewrites(a)) return;
   gasnete_coll_check_elementwise(a, call);
   size_t vec_bytes;
   if (__builtin_mul_overflow(r->elem_size, r->elem_count, &vec_bytes))
