@@ -75,6 +75,23 @@ void gasnetc_shm_ring_publish(gasnetc_shm_slot_t *slot, uint64_t pos) {
   __atomic_store_n(&slot->hdr.seq, pos + 1, __ATOMIC_RELEASE);
 }
 
+/* Move the consumers' position from *pos to *pos + 1, or return 0 with
+ * *pos the position another thread moved it to. Under threads (PAR and
+ * PARSYNC builds) several may poll one ring. In a SEQ build only this
+ * thread takes from its own ring, so a plain store moves the position: a
+ * locked compare-exchange there would also wait until this core's earlier
+ * stores, among them the release of the slot just used, have reached the
+ * core of a sender that reads that slot. */
+static inline int gasnetc_shm_ring_advance(uint64_t *dequeue_pos, uint64_t *pos) {
+#if defined(GASNETI_THREADS)
+  return __atomic_compare_exchange_n(dequeue_pos, pos, *pos + 1, 1, __ATOMIC_RELAXED,
+                                     __ATOMIC_RELAXED);
+#else
+  __atomic_store_n(dequeue_pos, *pos + 1, __ATOMIC_RELAXED);
+  return 1;
+#endif
+}
+
 /* Take the oldest published message, or return NULL when there is none.
  * The slot stays the caller's until gasnetc_shm_ring_release, so a Medium
  * payload can be handed to its handler in place. A slot not yet published
@@ -87,8 +104,7 @@ gasnetc_shm_slot_t *gasnetc_shm_ring_take(gasnetc_shm_ring_t *ring, uint64_t *po
     uint64_t seq = __atomic_load_n(&slot->hdr.seq, __ATOMIC_ACQUIRE);
     int64_t diff = (int64_t)(seq - (pos + 1));
     if (diff == 0) {
-      if (__atomic_compare_exchange_n(&ring->dequeue_pos, &pos, pos + 1, 1, __ATOMIC_RELAXED,
-                                      __ATOMIC_RELAXED)) {
+      if (gasnetc_shm_ring_advance(&ring->dequeue_pos, &pos)) {
         *pos_p = pos;
         gasnetc_shm_tsan_acquire(); /* ThreadSanitizer only: see shm_internal.h */
         return slot;
