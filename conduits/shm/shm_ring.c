@@ -78,10 +78,12 @@ void gasnetc_shm_ring_publish(gasnetc_shm_slot_t *slot, uint64_t pos) {
 /* Move the consumers' position from *pos to *pos + 1, or return 0 with
  * *pos the position another thread moved it to. Under threads (PAR and
  * PARSYNC builds) several may poll one ring. In a SEQ build only this
- * thread takes from its own ring, so a plain store moves the position: a
- * locked compare-exchange there would also wait until this core's earlier
- * stores, among them the release of the slot just used, have reached the
- * core of a sender that reads that slot. */
+ * thread takes from its own ring, so a plain store moves the position. A
+ * locked compare-exchange there also waits for this core's earlier
+ * stores, among them the release of the slot just used: a line its sender
+ * filled, which this core must take back from the sender's first
+ * (docs/performance.md, "The taker's position without a locked
+ * instruction"). */
 static inline int gasnetc_shm_ring_advance(uint64_t *dequeue_pos, uint64_t *pos) {
 #if defined(GASNETI_THREADS)
   return __atomic_compare_exchange_n(dequeue_pos, pos, *pos + 1, 1, __ATOMIC_RELAXED,
