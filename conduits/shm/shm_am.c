@@ -34,8 +34,40 @@ static void gasnetc_shm_fill_slot(gasnetc_shm_ring_t *ring, gasnetc_shm_slot_t *
   }
 }
 
+/* A member's messages to itself go through its private rings; its
+ * shared rings carry only its peers' messages. */
 static gasnetc_shm_queues_t *gasnetc_shm_queues_of(gasnet_node_t node) {
+  if (node == gasneti_mynode) return gasnetc_shm.self;
   return &gasnetc_shm.queues[gasnetc_shm.node_member[node]];
+}
+
+/* Is this thread the only producer of the rings to dest? In a SEQ build
+ * a process is one thread: its private rings have no other producer, and
+ * a peer's shared rings have none when the supernode has two members. */
+static inline int gasnetc_shm_sole_producer(gasnet_node_t dest) {
+#if defined(GASNETI_THREADS)
+  (void)dest;
+  return 0;
+#else
+  return dest == gasneti_mynode || gasnetc_shm.members == 2;
+#endif
+}
+
+/* The ring is full: wait, polling, until its receiver has freed a
+ * quarter of it, watching the last slot of that quarter. Watching the
+ * oldest slot, the one the receiver frees next, the sender read the very
+ * line the receiver was writing, once per message: with a sender fast
+ * enough to keep the ring full (one producer, gasnetc_shm_ring_claim)
+ * 8-byte reduce and scan at 2 processes ran 1.4 times slower that way
+ * (docs/performance.md, "One producer per ring"). */
+static void gasnetc_shm_await_room(gasnetc_shm_ring_t *ring, int (*poll)(void), unsigned *spins) {
+  uint64_t pos = __atomic_load_n(&ring->enqueue_pos, __ATOMIC_RELAXED);
+  uint64_t last = pos + (gasnetc_shm_ring_depth / 4 ? gasnetc_shm_ring_depth / 4 : 1) - 1;
+  const gasnetc_shm_slot_t *watch = gasnetc_shm_ring_slot(ring, last);
+  do {
+    poll();
+    gasneti_wait_backoff(spins);
+  } while ((int64_t)(__atomic_load_n(&watch->hdr.seq, __ATOMIC_RELAXED) - last) < 0);
 }
 
 static void gasnetc_shm_send(gasnetc_shm_ring_t *ring, gasnet_node_t dest,
@@ -51,11 +83,11 @@ static void gasnetc_shm_send(gasnetc_shm_ring_t *ring, gasnet_node_t dest,
       poll();
       gasneti_wait_backoff(&spins);
     }
-  gasnetc_shm_slot_t *slot = gasnetc_shm_ring_reserve(ring, &pos);
+  int sole = gasnetc_shm_sole_producer(dest);
+  gasnetc_shm_slot_t *slot = gasnetc_shm_ring_reserve(ring, sole, &pos);
   while (!slot) {
-    poll();
-    gasneti_wait_backoff(&spins);
-    slot = gasnetc_shm_ring_reserve(ring, &pos);
+    gasnetc_shm_await_room(ring, poll, &spins);
+    slot = gasnetc_shm_ring_reserve(ring, sole, &pos);
   }
   gasnetc_shm_fill_slot(ring, slot, buffer, dest, msg);
   gasnetc_shm_ring_publish(slot, pos);
@@ -135,21 +167,24 @@ static inline int gasnetc_shm_drain(gasnetc_shm_ring_t *ring, int requests) {
 }
 
 int gasnetc_shm_poll_replies(void) {
-  return gasnetc_shm_drain(&gasnetc_shm.queues[gasnetc_shm.my_member].replies, 0);
+  int n = gasnetc_shm_drain(&gasnetc_shm.queues[gasnetc_shm.my_member].replies, 0);
+  return n + gasnetc_shm_drain(&gasnetc_shm.self->replies, 0);
 }
 
 int gasnetc_shm_poll(void) {
   gasnetc_shm_queues_t *mine = &gasnetc_shm.queues[gasnetc_shm.my_member];
-  int n = gasnetc_shm_drain(&mine->replies, 0);
-  return n + gasnetc_shm_drain(&mine->requests, 1);
+  gasnetc_shm_queues_t *self = gasnetc_shm.self;
+  int n = gasnetc_shm_drain(&mine->replies, 0) + gasnetc_shm_drain(&self->replies, 0);
+  return n + gasnetc_shm_drain(&mine->requests, 1) + gasnetc_shm_drain(&self->requests, 1);
 }
 
 /* ------------------------------------------------------------ the barrier's AM fence
  * A request sent before its sender's barrier notify sits in this member's
- * ring (the sender's enqueue returned before it notified), so once the
- * barrier is complete every such request has a position below the ring's
- * enqueue position as read now. Run until the ring's consumers are past it
- * and none is still inside a handler. */
+ * shared ring, or its private one if it sent it to itself (the sender's
+ * enqueue returned before it notified), so once the barrier is complete
+ * every such request has a position below the ring's enqueue position as
+ * read now. Run until the consumers of both are past it and none is still
+ * inside a handler. */
 static int gasnetc_shm_requests_run(const gasnetc_shm_ring_t *ring, uint64_t upto) {
   if ((int64_t)(__atomic_load_n(&ring->dequeue_pos, __ATOMIC_ACQUIRE) - upto) < 0) return 0;
 #if defined(GASNETI_THREADS)
@@ -162,9 +197,11 @@ static int gasnetc_shm_requests_run(const gasnetc_shm_ring_t *ring, uint64_t upt
 void gasnetc_shm_run_arrived_requests(int (*poll)(void)) {
   if (!gasnetc_shm.members) return;
   gasnetc_shm_ring_t *ring = &gasnetc_shm.queues[gasnetc_shm.my_member].requests;
+  gasnetc_shm_ring_t *self = &gasnetc_shm.self->requests;
   uint64_t upto = __atomic_load_n(&ring->enqueue_pos, __ATOMIC_ACQUIRE);
+  uint64_t self_upto = __atomic_load_n(&self->enqueue_pos, __ATOMIC_ACQUIRE);
   unsigned spins = 0;
-  while (!gasnetc_shm_requests_run(ring, upto)) {
+  while (!gasnetc_shm_requests_run(ring, upto) || !gasnetc_shm_requests_run(self, self_upto)) {
     poll();
     gasneti_wait_backoff(&spins);
   }

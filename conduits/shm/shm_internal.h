@@ -177,7 +177,8 @@ static inline void gasnetc_shm_tsan_acquire(void) {}
 /* shm_ring.c */
 extern void gasnetc_shm_ring_configure(unsigned members);
 extern void gasnetc_shm_ring_init(gasnetc_shm_ring_t *ring);
-extern gasnetc_shm_slot_t *gasnetc_shm_ring_reserve(gasnetc_shm_ring_t *ring, uint64_t *pos_p);
+extern gasnetc_shm_slot_t *gasnetc_shm_ring_reserve(gasnetc_shm_ring_t *ring, int sole,
+                                                    uint64_t *pos_p);
 extern void gasnetc_shm_ring_publish(gasnetc_shm_slot_t *slot, uint64_t pos);
 extern gasnetc_shm_slot_t *gasnetc_shm_ring_take(gasnetc_shm_ring_t *ring, uint64_t *pos_p);
 extern void gasnetc_shm_ring_release(gasnetc_shm_ring_t *ring, uint64_t pos);

@@ -50,6 +50,7 @@ typedef struct gasnetc_shm_queues_s gasnetc_shm_queues_t;
 typedef struct {
   gasnetc_shm_control_t *control;
   gasnetc_shm_queues_t *queues;
+  gasnetc_shm_queues_t *self; /* this process's own, private: its requests and replies to itself */
   uint8_t *segments; /* member m's slot at segments + m * max_segsize */
   size_t bytes;      /* of the whole region */
   uintptr_t max_segsize;

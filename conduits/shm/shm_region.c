@@ -27,6 +27,22 @@ static size_t gasnetc_shm_queue_bytes(unsigned members) {
   return gasnetc_shm_round_up(members * sizeof(gasnetc_shm_queues_t), GASNET_PAGESIZE);
 }
 
+/* The messages a member sends itself go through rings of its own, in
+ * private memory (shm_am.c, gasnetc_shm_queues_of), so a member's shared
+ * rings are written only by its peers. Mapped without reserve: only the
+ * slots and buffers used are ever backed. Private: a process that forks
+ * the others (smp) gives each child its own copy. */
+static void gasnetc_shm_self_queues_init(void) {
+  void *q = mmap(NULL, sizeof(gasnetc_shm_queues_t), PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (q == MAP_FAILED)
+    gasneti_fatalerror("gasnet_init: failed to map %zu bytes for the rings to itself: %s",
+                       sizeof(gasnetc_shm_queues_t), strerror(errno));
+  gasnetc_shm.self = q;
+  gasnetc_shm_ring_init(&gasnetc_shm.self->requests);
+  gasnetc_shm_ring_init(&gasnetc_shm.self->replies);
+}
+
 /* Point the view at a mapped region of `members` members. */
 static void gasnetc_shm_view(void *base, size_t bytes, unsigned members, uintptr_t max_segsize) {
   size_t control = gasnetc_shm_control_bytes(members);
@@ -37,6 +53,7 @@ static void gasnetc_shm_view(void *base, size_t bytes, unsigned members, uintptr
   gasnetc_shm.members = members;
   gasnetc_shm.max_segsize = max_segsize;
   gasnetc_shm_ring_configure(members);
+  gasnetc_shm_self_queues_init();
 }
 
 static void *gasnetc_shm_mmap(int fd, size_t bytes) {

@@ -43,18 +43,33 @@ void gasnetc_shm_ring_init(gasnetc_shm_ring_t *ring) {
   for (uint64_t i = 0; i < gasnetc_shm_ring_depth; i++) ring->slots[i].hdr.seq = i;
 }
 
+/* Move the producers' position from *pos to *pos + 1, or return 0 with
+ * *pos the position another producer moved it to. A ring that one thread
+ * alone writes (sole: see gasnetc_shm_send) takes a plain store: a locked
+ * compare-exchange waits for this core's earlier stores, the publication
+ * of the message before among them, to reach the receiver's core, which
+ * held one AM flood at 2 processes to a third of its rate
+ * (docs/performance.md, "One producer per ring"). */
+static inline int gasnetc_shm_ring_claim(uint64_t *enqueue_pos, int sole, uint64_t *pos) {
+  if (sole) {
+    __atomic_store_n(enqueue_pos, *pos + 1, __ATOMIC_RELAXED);
+    return 1;
+  }
+  return __atomic_compare_exchange_n(enqueue_pos, pos, *pos + 1, 1, __ATOMIC_RELAXED,
+                                     __ATOMIC_RELAXED);
+}
+
 /* Claim the next free slot, or return NULL when the ring is full. The
  * acquire pairs with the owner's release of the slot, so what the owner
  * read of it happens before this producer writes it. */
-gasnetc_shm_slot_t *gasnetc_shm_ring_reserve(gasnetc_shm_ring_t *ring, uint64_t *pos_p) {
+gasnetc_shm_slot_t *gasnetc_shm_ring_reserve(gasnetc_shm_ring_t *ring, int sole, uint64_t *pos_p) {
   uint64_t pos = __atomic_load_n(&ring->enqueue_pos, __ATOMIC_RELAXED);
   for (;;) {
     gasnetc_shm_slot_t *slot = gasnetc_shm_ring_slot(ring, pos);
     uint64_t seq = __atomic_load_n(&slot->hdr.seq, __ATOMIC_ACQUIRE);
     int64_t diff = (int64_t)(seq - pos);
     if (diff == 0) {
-      if (__atomic_compare_exchange_n(&ring->enqueue_pos, &pos, pos + 1, 1, __ATOMIC_RELAXED,
-                                      __ATOMIC_RELAXED)) {
+      if (gasnetc_shm_ring_claim(&ring->enqueue_pos, sole, &pos)) {
         *pos_p = pos;
         /* ThreadSanitizer only (shm_internal.h): the slot's last writer may
          * be another thread of this process, a lap ago; what orders the two
