@@ -48,7 +48,7 @@ void gasnetc_shm_ring_init(gasnetc_shm_ring_t *ring) {
  * alone writes (sole: see gasnetc_shm_send) takes a plain store: a locked
  * compare-exchange waits for this core's earlier stores, the publication
  * of the message before among them, to reach the receiver's core, which
- * held one AM flood at 2 processes to a third of its rate
+ * held a Short AM flood at 2 processes to less than half its rate
  * (docs/performance.md, "One producer per ring"). */
 static inline int gasnetc_shm_ring_claim(uint64_t *enqueue_pos, int sole, uint64_t *pos) {
   if (sole) {
