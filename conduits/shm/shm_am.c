@@ -60,9 +60,10 @@ static inline int gasnetc_shm_sole_producer(gasnet_node_t dest) {
  * enough to keep the ring full (one producer, gasnetc_shm_ring_claim)
  * 8-byte reduce and scan at 2 processes ran 1.4 times slower that way
  * (docs/performance.md, "One producer per ring"). */
+_Static_assert(GASNETC_SHM_RING_SLOTS_PER_SENDER >= 4, "every ring has a quarter to wait for");
 static void gasnetc_shm_await_room(gasnetc_shm_ring_t *ring, int (*poll)(void), unsigned *spins) {
   uint64_t pos = __atomic_load_n(&ring->enqueue_pos, __ATOMIC_RELAXED);
-  uint64_t last = pos + (gasnetc_shm_ring_depth / 4 ? gasnetc_shm_ring_depth / 4 : 1) - 1;
+  uint64_t last = pos + gasnetc_shm_ring_depth / 4 - 1;
   const gasnetc_shm_slot_t *watch = gasnetc_shm_ring_slot(ring, last);
   do {
     poll();
