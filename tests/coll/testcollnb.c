@@ -6,6 +6,8 @@
  *   -n COUNT   collectives outstanding in each round (default 600)
  *   -e EARLY   collectives the node that runs ahead issues before the
  *              others start (default 200)
+ *   (a round of more than 1500 collectives keeps every block under 65
+ *   bytes, so all their buffers fit the pools)
  *   -t TESTS   comma list of: handles, reverse, random, all, aggregate,
  *              early (default: all of them)
  *   -a OP=ALG  force an algorithm (sets GASNET_COLL_<OP>_ALG before
@@ -111,9 +113,11 @@ static void *carve(int in_seg, size_t len) {
   return (in_seg ? (unsigned char *)test_seg(ME) : static_pool) + off;
 }
 
+static int round_count; /* collectives in the round being set up */
+
 static size_t random_size(void) {
   /* Thousands outstanding: small blocks, so every buffer fits the pools. */
-  if (count > 1500) return 1 + (size_t)(test_rand(&shared_rng) % 64);
+  if (round_count > 1500) return 1 + (size_t)(test_rand(&shared_rng) % 64);
   uint64_t r = test_rand(&shared_rng) % 100;
   if (r < 70) return 1 + (size_t)(test_rand(&shared_rng) % 200);
   if (r < 90) return 1 + (size_t)(test_rand(&shared_rng) % 4096);
@@ -215,6 +219,7 @@ static void completed(slot_t *s, const char *when) {
 
 static void begin_round(int n, int force_in_nosync) {
   pool_used = seg_used = 0;
+  round_count = n;
   for (int i = 0; i < n; i++) setup_slot(&slots[i], force_in_nosync);
   coll_barrier(); /* every buffer everywhere is ready: IN_NOSYNC is legal */
 }
