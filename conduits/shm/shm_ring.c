@@ -16,7 +16,8 @@
  * saved that transfer but, on an Intel host, took floods of 1 KiB
  * Mediums from 5.5 to 3.4 M messages/s at 2 processes (and 64 B to 4 KiB
  * ones by 10-20%), while the 8-byte collectives gained nothing
- * measurable there (docs/performance.md, "Freeing a ring's slots"). */
+ * measurable there (docs/performance.md, "Freeing a ring's slots,
+ * measured again"). */
 #include "shm_internal.h"
 
 /* The depth of every ring of the region: the same in every member, which
