@@ -21,6 +21,7 @@ COLL_SOURCES = \
 	coll/engine/engine_init.c \
 	coll/engine/engine_team.c \
 	coll/engine/select.c \
+	coll/engine/seq_table.c \
 	coll/images/coll_images.c \
 	coll/images/images_alg.c \
 	coll/images/images_barrier.c \
@@ -60,6 +61,7 @@ noinst_HEADERS += \
 	coll/engine/coll_early.h \
 	coll/engine/engine.h \
 	coll/engine/rank_math.h \
+	coll/engine/seq_table.h \
 	coll/images/images.h \
 	coll/images/images_reduce.h \
 	coll/ops/coll_segmented.h \

@@ -16,12 +16,15 @@
 #include <string.h>
 
 typedef struct gasnete_coll_early_s {
-  struct gasnete_coll_early_s *next;
-  uint32_t team_id;
-  uint32_t seq;
+  gasnete_coll_keyed_t key; /* first: an entry is its key (the store's table, the free lists) */
   uint32_t size_class; /* its free list, or GASNETE_COLL_EARLY_CLASSES: malloc'd */
   gasnete_coll_msg_t msg; /* msg.data points just past this struct */
 } gasnete_coll_early_t;
+
+/* The entry whose key is k. */
+static inline gasnete_coll_early_t *gasnete_coll_early_of(gasnete_coll_keyed_t *k) {
+  return (gasnete_coll_early_t *)k; /* the key is the first member */
+}
 
 /* The bytes of msg an entry must hold: its data, or nothing for a placed
  * chunk (data NULL), whose bytes are already in their place. */
@@ -34,9 +37,9 @@ static inline size_t gasnete_coll_early_payload(const gasnete_coll_msg_t *msg) {
 static inline void gasnete_coll_early_fill(gasnete_coll_early_t *e, uint32_t team_id, uint32_t seq,
                                            const gasnete_coll_msg_t *msg) {
   size_t payload = gasnete_coll_early_payload(msg);
-  e->next = NULL;
-  e->team_id = team_id;
-  e->seq = seq;
+  e->key.next = NULL;
+  e->key.team_id = team_id;
+  e->key.seq = seq;
   e->msg = *msg;
   if (payload) memcpy(e + 1, msg->data, payload);
   if (msg->data) e->msg.data = e + 1;

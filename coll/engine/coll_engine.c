@@ -37,46 +37,15 @@ static int gasnete_coll_trylock(void) { return 1; }
 #endif
 
 /* ------------------------------------------------------------ live ops */
-#define GASNETE_COLL_BUCKETS 1024u /* the table's first size; a power of two */
-/* Live ops by (team, sequence number): a chained table that doubles when
- * the ops outnumber twice its buckets. */
-static gasnete_coll_op_t **gasnete_coll_table;
-static uint32_t gasnete_coll_table_mask; /* buckets - 1 */
-static uint32_t gasnete_coll_table_count;
+/* Live ops by (team, sequence number), in a table that grows with them. */
+static gasnete_coll_seq_table_t gasnete_coll_live = GASNETE_COLL_SEQ_TABLE_INIT(1024);
 static gasnete_coll_op_t *gasnete_coll_active_head; /* ops the poll advances */
 static gasnete_coll_op_t **gasnete_coll_active_tail = &gasnete_coll_active_head;
 static gasneti_progress_hook_t *gasnete_coll_hook;
 
-static uint32_t gasnete_coll_slot(uint32_t team_id, uint32_t seq) {
-  return (seq ^ (team_id * 0x9e3779b9u)) & gasnete_coll_table_mask;
-}
-
 static gasnete_coll_op_t *gasnete_coll_find(uint32_t team_id, uint32_t seq) {
-  if (!gasnete_coll_table) return NULL;
-  gasnete_coll_op_t *op = gasnete_coll_table[gasnete_coll_slot(team_id, seq)];
-  while (op && (op->seq != seq || op->team->id != team_id)) op = op->next_bucket;
-  return op;
-}
-
-static void gasnete_coll_table_insert(gasnete_coll_op_t *op) {
-  uint32_t b = gasnete_coll_slot(op->team->id, op->seq);
-  op->next_bucket = gasnete_coll_table[b];
-  gasnete_coll_table[b] = op;
-}
-
-static void gasnete_coll_table_grow(void) {
-  uint32_t old_n = gasnete_coll_table ? gasnete_coll_table_mask + 1 : 0;
-  uint32_t new_n = old_n ? old_n * 2 : GASNETE_COLL_BUCKETS;
-  gasnete_coll_op_t **old = gasnete_coll_table;
-  gasnete_coll_table = gasnete_coll_calloc(new_n, sizeof(*gasnete_coll_table));
-  gasnete_coll_table_mask = new_n - 1;
-  for (uint32_t i = 0; i < old_n; i++)
-    while (old[i]) {
-      gasnete_coll_op_t *op = old[i];
-      old[i] = op->next_bucket;
-      gasnete_coll_table_insert(op);
-    }
-  free(old);
+  gasnete_coll_keyed_t *k = gasnete_coll_seq_find(&gasnete_coll_live, team_id, seq);
+  return k ? (gasnete_coll_op_t *)((char *)k - offsetof(gasnete_coll_op_t, key)) : NULL;
 }
 
 static void gasnete_coll_activate(gasnete_coll_op_t *op) {
@@ -87,18 +56,14 @@ static void gasnete_coll_activate(gasnete_coll_op_t *op) {
 }
 
 static void gasnete_coll_file(gasnete_coll_op_t *op) {
-  if (!gasnete_coll_table || gasnete_coll_table_count >= 2 * (gasnete_coll_table_mask + 1))
-    gasnete_coll_table_grow();
-  gasnete_coll_table_insert(op);
-  gasnete_coll_table_count++;
+  op->key.team_id = op->team->id;
+  op->key.seq = op->seq;
+  gasnete_coll_seq_add(&gasnete_coll_live, &op->key);
   gasnete_coll_activate(op);
 }
 
-static void gasnete_coll_unfile_bucket(gasnete_coll_op_t *op) {
-  gasnete_coll_op_t **p = &gasnete_coll_table[gasnete_coll_slot(op->team->id, op->seq)];
-  while (*p != op) p = &(*p)->next_bucket;
-  *p = op->next_bucket;
-  gasnete_coll_table_count--;
+static void gasnete_coll_unfile(gasnete_coll_op_t *op) {
+  gasnete_coll_seq_remove(&gasnete_coll_live, &op->key);
 }
 
 /* ------------------------------------------------------------ delivery */
@@ -133,7 +98,7 @@ static void gasnete_coll_dispatch_locked(uint32_t team_id, uint32_t seq,
  * under a lock held only for the copy, and the lock holder takes it over. */
 #ifdef GASNETE_COLL_THREADS
 static pthread_mutex_t gasnete_coll_inbox_mutex = PTHREAD_MUTEX_INITIALIZER;
-static gasnete_coll_early_t *gasnete_coll_inbox;
+static gasnete_coll_keyed_t *gasnete_coll_inbox; /* entries (gasnete_coll_early_t), oldest first */
 
 /* A copy of a message (and its data) that outlives the handler. Taken with
  * malloc: the early store's free lists belong to the engine lock's holder. */
@@ -143,14 +108,14 @@ static gasnete_coll_early_t *gasnete_coll_inbox_copy(uint32_t team_id, uint32_t 
   gasnete_coll_early_fill(e, team_id, seq, msg);
   return e;
 }
-static gasnete_coll_early_t **gasnete_coll_inbox_tail = &gasnete_coll_inbox;
+static gasnete_coll_keyed_t **gasnete_coll_inbox_tail = &gasnete_coll_inbox;
 static int gasnete_coll_inbox_nonempty; /* atomic: a cheap look before locking */
 
 static void gasnete_coll_inbox_push(uint32_t team_id, uint32_t seq, const gasnete_coll_msg_t *msg) {
   gasnete_coll_early_t *e = gasnete_coll_inbox_copy(team_id, seq, msg);
   pthread_mutex_lock(&gasnete_coll_inbox_mutex);
-  *gasnete_coll_inbox_tail = e;
-  gasnete_coll_inbox_tail = &e->next;
+  *gasnete_coll_inbox_tail = &e->key;
+  gasnete_coll_inbox_tail = &e->key.next;
   __atomic_store_n(&gasnete_coll_inbox_nonempty, 1, __ATOMIC_RELEASE);
   pthread_mutex_unlock(&gasnete_coll_inbox_mutex);
 }
@@ -159,15 +124,15 @@ static void gasnete_coll_inbox_push(uint32_t team_id, uint32_t seq, const gasnet
 static void gasnete_coll_inbox_drain(void) {
   while (__atomic_load_n(&gasnete_coll_inbox_nonempty, __ATOMIC_ACQUIRE)) {
     pthread_mutex_lock(&gasnete_coll_inbox_mutex);
-    gasnete_coll_early_t *list = gasnete_coll_inbox;
+    gasnete_coll_keyed_t *list = gasnete_coll_inbox;
     gasnete_coll_inbox = NULL;
     gasnete_coll_inbox_tail = &gasnete_coll_inbox;
     __atomic_store_n(&gasnete_coll_inbox_nonempty, 0, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&gasnete_coll_inbox_mutex);
     while (list) {
-      gasnete_coll_early_t *e = list;
-      list = e->next;
-      gasnete_coll_dispatch_locked(e->team_id, e->seq, &e->msg);
+      gasnete_coll_early_t *e = gasnete_coll_early_of(list);
+      list = list->next;
+      gasnete_coll_dispatch_locked(e->key.team_id, e->key.seq, &e->msg);
       free(e);
     }
   }
@@ -313,7 +278,7 @@ static inline void gasnete_coll_op_over(const gasnete_coll_op_t *op) {
 
 static void gasnete_coll_retire(gasnete_coll_op_t *op) {
   gasnete_coll_op_over(op);
-  gasnete_coll_unfile_bucket(op);
+  gasnete_coll_unfile(op);
   op->team->live_ops--;
   if (op->alg->cleanup) op->alg->cleanup(op);
   if (op->handle) gasnete_coll_handle_op_done(op->handle); /* images: the cleanup did */
@@ -393,7 +358,7 @@ static gasnete_coll_op_t *gasnete_coll_op_make(gasnete_coll_team_t *team,
    * below), none by a memset: gcc clears such a block with `rep stos`,
    * which cost an 8-byte exchange at 2 nodes a twentieth of its time. */
   op->next_live = NULL;
-  op->next_bucket = NULL;
+  op->key.next = NULL;
   op->team = team;
   op->args = *args;
   op->call = call;

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "engine/rank_math.h"
+#include "engine/seq_table.h"
 
 #if defined(GASNET_PAR) || defined(GASNET_PARSYNC)
 #define GASNETE_COLL_THREADS 1
@@ -305,7 +306,7 @@ typedef struct {
 
 struct gasnete_coll_op_s {
   gasnete_coll_op_t *next_live;   /* the active list (ops the poll advances) */
-  gasnete_coll_op_t *next_bucket; /* lookup by sequence number */
+  gasnete_coll_keyed_t key;        /* (team id, seq): the live-op table */
   gasnete_coll_team_t *team;
   uint32_t seq;
   gasnete_coll_args_t args;
