@@ -165,34 +165,30 @@ gasnet_image_t gasnete_coll_team_my_image(const gasnete_coll_team_t *team, const
 }
 
 /* ------------------------------------------------------------ gangs */
-static gasnete_coll_gang_t *gasnete_coll_gangs; /* open gangs; engine lock */
+/* Open gangs by (team, call number). An image thousands of _nb calls
+ * ahead of its siblings leaves as many gangs open, and each of theirs
+ * must find its own among them. */
+static gasnete_coll_seq_table_t gasnete_coll_gangs = GASNETE_COLL_SEQ_TABLE_INIT(64);
 
 static gasnete_coll_gang_t *gasnete_coll_gang_new(gasnete_coll_team_t *team, uint32_t seq,
                                                   const gasnete_coll_args_t *args, const char *call) {
   gasnet_image_t mine = gasnete_coll_images.mine;
   gasnete_coll_gang_t *g = gasnete_coll_calloc(1, sizeof(*g));
+  g->key.team_id = team->id;
+  g->key.seq = seq;
   g->team = team;
-  g->seq = seq;
   g->args = *args;
   g->call = call;
   g->dst = gasnete_coll_calloc(mine, sizeof(*g->dst));
   g->src = gasnete_coll_calloc(mine, sizeof(*g->src));
   g->handles = gasnete_coll_calloc(mine, sizeof(*g->handles));
-  g->next = gasnete_coll_gangs;
-  gasnete_coll_gangs = g;
+  gasnete_coll_seq_add(&gasnete_coll_gangs, &g->key);
   return g;
 }
 
 static gasnete_coll_gang_t *gasnete_coll_gang_find(const gasnete_coll_team_t *team, uint32_t seq) {
-  gasnete_coll_gang_t *g = gasnete_coll_gangs;
-  while (g && (g->seq != seq || g->team != team)) g = g->next;
-  return g;
-}
-
-static void gasnete_coll_gang_unlink(gasnete_coll_gang_t *gang) {
-  gasnete_coll_gang_t **p = &gasnete_coll_gangs;
-  while (*p != gang) p = &(*p)->next;
-  *p = gang->next;
+  /* the key is a gang's first member */
+  return (gasnete_coll_gang_t *)gasnete_coll_seq_find(&gasnete_coll_gangs, team->id, seq);
 }
 
 /* The single-valued arguments of the images of a node agree (a check that
@@ -217,7 +213,7 @@ static void gasnete_coll_gang_check(const gasnete_coll_gang_t *g, const gasnete_
   if (what)
     gasneti_fatalerror("%s: image %u calls it with %s than %s (call %u on team id %u of every "
                        "image on node %u)",
-                       call, (unsigned)gasnete_coll_me.image, what, g->call, (unsigned)g->seq,
+                       call, (unsigned)gasnete_coll_me.image, what, g->call, (unsigned)g->key.seq,
                        (unsigned)g->team->id, (unsigned)gasnet_mynode());
 }
 
@@ -252,7 +248,7 @@ gasnet_coll_handle_t gasnete_coll_images_initiate(gasnete_coll_team_t *team,
   if (++g->arrived == gasnete_coll_images.mine) {
     /* Started in the same critical section as the last arrival, so the
      * gangs of successive calls start their ops in call order. */
-    gasnete_coll_gang_unlink(g);
+    gasnete_coll_seq_remove(&gasnete_coll_gangs, &g->key);
     gasnete_coll_images_start(g);
   }
   gasnete_coll_unlock();

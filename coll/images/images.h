@@ -83,9 +83,8 @@ static inline gasnet_image_t gasnete_coll_images_on(gasnet_node_t node) {
 
 /* The calls of a node's images to one collective. */
 typedef struct gasnete_coll_gang_s {
-  struct gasnete_coll_gang_s *next;
+  gasnete_coll_keyed_t key;       /* first: (team id, the images' call number on the team) */
   gasnete_coll_team_t *team;
-  uint32_t seq;                   /* the images' call number on the team */
   gasnete_coll_args_t args;       /* as the first image gave them */
   const char *call;
   gasnet_image_t arrived;
