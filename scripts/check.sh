@@ -14,11 +14,15 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 passed=0
 failed=0
 skipped=0
+started=$(date +%s)
+
+# The seconds since the start, on each suite's line: where CI's time goes.
+elapsed() { echo "$(($(date +%s) - started)) s"; }
 
 run_suite() { # NAME CONFIGURE-OPTIONS...
   name=$1
   shift
-  echo "=== suite: $name build ${*:+($*)}"
+  echo "=== suite: $name build ${*:+($*)} (at $(elapsed))"
   if ! sh "$top/scripts/setup.sh" "$name" "$@"; then
     echo "FAIL build $name"
     failed=$((failed + 1))
@@ -30,6 +34,7 @@ run_suite() { # NAME CONFIGURE-OPTIONS...
 run_checks() { # NAME LOG: make check in the configured build NAME, counted
   name=$1
   log="$top/_build/$name/$2"
+  echo "=== $name: make check (at $(elapsed))"
   make -C "$top/_build/$name" -s -j2 check 2>&1 | tee "$log"
   totals=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
   if [ -z "$totals" ]; then
@@ -107,7 +112,7 @@ if run_suite sanitize --enable-debug --enable-sanitize=address,undefined --disab
   # polling thread, testexterr's bounds checks), and the put collectives
   # with many outstanding and with images. About 30 s on 2 cores.
   # GASNET_SANITIZE_AM_FILTER changes the cases.
-  echo "=== suite: sanitize build, GASNET_SMP_PUTGET=am"
+  echo "=== suite: sanitize build, GASNET_SMP_PUTGET=am (at $(elapsed))"
   TESTS_FILTER='^smp_conformance$'
   GASNET_CONFORMANCE_FILTER=${GASNET_SANITIZE_AM_FILTER:-'^(ext_barrier|ext_barrier_par_smp|ext_errors|coll_(broadcast|scatter|gather|gather_all|exchange)|collnb_put|images_par_put)$'}
   GASNET_SMP_PUTGET=am
@@ -116,7 +121,7 @@ if run_suite sanitize --enable-debug --enable-sanitize=address,undefined --disab
   unset TESTS_FILTER GASNET_CONFORMANCE_FILTER GASNET_SMP_PUTGET
 fi
 
-echo "=== all suites"
+echo "=== all suites (in $(elapsed))"
 if [ "$skipped" -gt 0 ]; then
   echo "$passed passed, $failed failed, $skipped skipped"
 else

@@ -43,14 +43,17 @@ static void images_barrier(void) { pthread_barrier_wait(&node_images); }
 static void images_barrier(void) {}
 #endif
 
+/* The nodes meet: one thread per node calls it. */
+static void node_barrier(void) {
+  gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
+  GASNET_Safe(gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS));
+}
+
 /* Every image of the job: this node's meet, then image 0 meets the other
  * nodes. */
 static void job_barrier(unsigned local) {
   images_barrier();
-  if (local == 0) {
-    gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
-    GASNET_Safe(gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS));
-  }
+  if (local == 0) node_barrier();
   images_barrier();
 }
 
@@ -166,8 +169,7 @@ int main(int argc, char **argv) {
 #endif
   if (gasnet_mynode() == 0) printf("testmany: PASS (%u nodes)\n", (unsigned)gasnet_nodes());
   free(ims);
-  gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
-  GASNET_Safe(gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS));
+  node_barrier(); /* the image threads are gone: no images_barrier now */
   gasnet_exit(0);
   return 0;
 }
