@@ -9,7 +9,12 @@
 # source tree itself (layers, conformance_deps) run in the normal build
 # only.
 # Ends with the line "N passed, N failed".
+# It takes no arguments (the variables named below change what it runs).
 set -u
+if [ $# -ne 0 ]; then
+  echo "usage: $0 (no arguments: it runs every build and suite; see its comments for the variables)" >&2
+  exit 2
+fi
 top=$(cd "$(dirname "$0")/.." && pwd)
 passed=0
 failed=0
@@ -97,7 +102,7 @@ run_mpich_suite
 # signal cases and the collectives' argument checks, which end their jobs
 # by design (they run in the normal build). The compatibility suite's
 # collective-exit loops, a race check of the exit path more than of memory,
-# run 5 and 10 times here instead of 50 and 200.
+# run 5 and 10 times here instead of 50 and 60.
 GASNET_TEST_NODES=${GASNET_SANITIZE_NODES:-1,3}
 GASNET_CONFORMANCE_EXCLUDE=${GASNET_SANITIZE_EXCLUDE:-perf|soak_big|^(exit|collerr|imageserr)_}
 TESTS_EXCLUDE='^(layers|conformance_deps)$'

@@ -34,6 +34,9 @@ enum {
   H_REP_LONG,
 };
 
+/* The default COUNT: requests each node sends to the other nodes in all. */
+enum { REQUESTS_PER_NODE = 40000 };
+
 enum msg_cat { CAT_SHORT, CAT_MEDIUM, CAT_LONG };
 static const char *const cat_name[] = {"Short", "Medium", "Long"};
 
@@ -223,7 +226,7 @@ int main(int argc, char **argv) {
   if (gasnet_AMMaxLongRequest() < long_max) long_max = gasnet_AMMaxLongRequest();
   if (gasnet_AMMaxLongReply() < long_max) long_max = gasnet_AMMaxLongReply();
 
-  count = TEST_NODES <= 2 ? 40000 : 40000 / (TEST_NODES - 1u);
+  count = TEST_NODES <= 2 ? REQUESTS_PER_NODE : REQUESTS_PER_NODE / (TEST_NODES - 1u);
   if (argc > 1) count = (unsigned)strtoul(argv[1], NULL, 10);
   TEST_CHECK(count > 0 && count < 1u << 31, "COUNT %u", count);
   medium_max = gasnet_AMMaxMedium();
