@@ -229,9 +229,20 @@ void gasnetc_poll_init(void) {
   if (st != UCS_OK) gasnetc_ucx_fail("gasnet_init", "ucp_worker_set_am_recv_handler", st);
 }
 
+/* A message is waiting for its handler (lock held). */
+static inline int gasnetc_deliverable(void) {
+  return gasnetc_ucx.queue[GASNETC_CH_REQ].head || gasnetc_ucx.queue[GASNETC_CH_REP].head;
+}
+
+/* Progress until UCX has nothing more or a message is ready to run: over
+ * TCP each call is an epoll_wait, and one more call after an arrival would
+ * stand between that message and its handler (the next poll goes on). */
 int gasnetc_progress(void) {
   int n = 0;
-  while (n < GASNETC_PROGRESS_MAX && ucp_worker_progress(gasnetc_ucx.worker)) n++;
+  while (n < GASNETC_PROGRESS_MAX && ucp_worker_progress(gasnetc_ucx.worker)) {
+    n++;
+    if (gasnetc_deliverable()) break;
+  }
   gasnetc_fence_flush();
   return n;
 }
