@@ -2,9 +2,9 @@
  *
  * Usage: testputget [-am] [-quick]
  *   -am     force the AM protocols (else the conduit's direct copies)
- *   -quick  fewer large transfers; GASNET_TEST_QUICK=1 in the environment
- *           does the same (the test suite's secondary job shapes set it,
- *           as a shape cannot pass arguments to a case)
+ *   -quick  fewer large transfers; GASNET_TEST_QUICK=yes (or 1) in the
+ *           environment does the same (the test suite's secondary job
+ *           shapes set it, as a shape cannot pass arguments to a case)
  *
  * Each node's segment holds three slots: T, where peers put; G, filled
  * once with a pattern of its own that peers get from; L, a local buffer
@@ -437,15 +437,10 @@ static void test_threads(void) {
 }
 #endif
 
-/* GASNET_TEST_QUICK set to anything but "" or "0" asks for -quick. */
-static int quick_from_environment(void) {
-  const char *v = getenv("GASNET_TEST_QUICK");
-  return v && *v && strcmp(v, "0") != 0;
-}
-
 int main(int argc, char **argv) {
   ext_parse_common(&argc, &argv);
-  quick = quick_from_environment();
+  /* A job shape cannot pass -quick to a case; the variable can. */
+  quick = gasnett_getenv_yesno_withdefault("GASNET_TEST_QUICK", 0);
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "-quick")) {
       quick = 1;
