@@ -75,15 +75,20 @@ static inline size_t gasnetc_args_bytes(unsigned numargs) {
   return ((size_t)numargs * sizeof(gasnet_handlerarg_t) + 15) & ~(size_t)15;
 }
 
-/* A message kept until delivery: header, arguments, Medium payload. */
+/* A message kept until delivery: header, arguments, Medium payload. The
+ * payload is either copied after the arguments or, when UCX lets us keep
+ * the buffer it received it in, left there (kept) and handed back to UCX
+ * once the handler has run. */
 typedef struct gasnetc_pkt_s {
   struct gasnetc_pkt_s *next;
   size_t size; /* bytes allocated after the header's start */
+  void *kept;  /* UCX's buffer holding the Medium payload, or NULL */
   _Alignas(16) gasnetc_hdr_t hdr;
 } gasnetc_pkt_t;
 
 static inline void *gasnetc_pkt_args(gasnetc_pkt_t *p) { return &p->hdr + 1; }
 static inline void *gasnetc_pkt_payload(gasnetc_pkt_t *p) {
+  if (p->kept) return p->kept;
   return (uint8_t *)(&p->hdr + 1) + gasnetc_args_bytes(p->hdr.numargs);
 }
 

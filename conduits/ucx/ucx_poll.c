@@ -46,6 +46,7 @@ gasnetc_pkt_t *gasnetc_pkt_alloc(size_t size) {
   if (p) {
     spare->head = p->next;
     spare->count--;
+    p->kept = NULL;
     return p;
   }
   size_t made = big ? GASNETC_BIG_PKT : GASNETC_SMALL_PKT;
@@ -54,10 +55,12 @@ gasnetc_pkt_t *gasnetc_pkt_alloc(size_t size) {
     gasneti_fatalerror("ucx conduit: out of memory for a %zu-byte message", size);
   p = mem;
   p->size = made;
+  p->kept = NULL;
   return p;
 }
 
 static void gasnetc_pkt_free(gasnetc_pkt_t *p) {
+  if (p->kept) ucp_am_data_release(gasnetc_ucx.worker, p->kept);
   int big = p->size == GASNETC_BIG_PKT;
   gasnetc_spare_t *spare = &gasnetc_ucx.spare[big];
   if (spare->count >= (big ? GASNETC_BIG_SPARE_MAX : GASNETC_SPARE_MAX)) {
@@ -121,9 +124,21 @@ static void gasnetc_bad_message(const gasnetc_hdr_t *h, size_t hlen, size_t len,
                      (unsigned)h->kind, (unsigned)h->src, hlen, len, why);
 }
 
-/* An AM: check it, land a Long's payload, keep the rest as a packet. */
-static void gasnetc_arrived_am(const gasnetc_hdr_t *h, const void *header, size_t hlen,
-                               const void *data, size_t len) {
+/* A Medium payload may stay in UCX's buffer until its handler has run
+ * when UCX allows it (keepable: UCP_AM_RECV_ATTR_FLAG_DATA) and it is
+ * aligned as a Medium payload must be. In practice those are the messages
+ * of more than one transport fragment (over TCP from 8 KiB), which UCX
+ * put together in a buffer of its own: keeping it saves copying the whole
+ * payload once more. */
+static int gasnetc_keep_payload(const gasnetc_hdr_t *h, const void *data, size_t len,
+                                int keepable) {
+  return keepable && len && h->category == GASNETI_AM_MEDIUM && ((uintptr_t)data & 15) == 0;
+}
+
+/* An AM: check it, land a Long's payload, keep the rest as a packet.
+ * Returns UCS_INPROGRESS when the packet holds on to UCX's data. */
+static ucs_status_t gasnetc_arrived_am(const gasnetc_hdr_t *h, const void *header, size_t hlen,
+                                       void *data, size_t len, int keepable) {
   if (h->numargs > 16 || hlen != sizeof(*h) + gasnetc_args_bytes(h->numargs))
     gasnetc_bad_message(h, hlen, len, "its arguments are cut short");
   size_t carried = 0;
@@ -146,10 +161,13 @@ static void gasnetc_arrived_am(const gasnetc_hdr_t *h, const void *header, size_
       break;
     default: gasnetc_bad_message(h, hlen, len, "an unknown category");
   }
-  gasnetc_pkt_t *p = gasnetc_pkt_alloc(hlen + carried);
+  int keep = carried && gasnetc_keep_payload(h, data, len, keepable);
+  gasnetc_pkt_t *p = gasnetc_pkt_alloc(hlen + (keep ? 0 : carried));
   memcpy(&p->hdr, header, hlen); /* UCX's header may be unaligned */
-  if (carried) memcpy(gasnetc_pkt_payload(p), data, carried);
+  if (keep) p->kept = data;
+  else if (carried) memcpy(gasnetc_pkt_payload(p), data, carried);
   gasnetc_accept(p);
+  return keep ? UCS_INPROGRESS : UCS_OK;
 }
 
 /* A rendezvous AM: fetch its payload into a packet (Medium) or straight
@@ -202,11 +220,12 @@ static ucs_status_t gasnetc_am_arrived(void *arg, const void *header, size_t hle
   if (rndv && h.kind != GASNETC_K_REQUEST && h.kind != GASNETC_K_REPLY)
     gasnetc_bad_message(&h, hlen, len, "a control message sent by rendezvous");
   gasnetc_credit_returned((gasnet_node_t)h.src, h.credits);
+  int keepable = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_DATA) != 0;
   switch ((gasnetc_kind_t)h.kind) {
     case GASNETC_K_REQUEST:
     case GASNETC_K_REPLY:
-      if (rndv) gasnetc_arrived_rndv(&h, header, hlen, data, len);
-      else gasnetc_arrived_am(&h, header, hlen, data, len);
+      if (!rndv) return gasnetc_arrived_am(&h, header, hlen, data, len, keepable);
+      gasnetc_arrived_rndv(&h, header, hlen, data, len);
       break;
     case GASNETC_K_CREDIT: break;
     case GASNETC_K_FENCE: gasnetc_fence_asked_by((gasnet_node_t)h.src, h.seq); break;
