@@ -124,17 +124,6 @@ static void gasnetc_bad_message(const gasnetc_hdr_t *h, size_t hlen, size_t len,
                      (unsigned)h->kind, (unsigned)h->src, hlen, len, why);
 }
 
-/* A Medium payload may stay in UCX's buffer until its handler has run
- * when UCX allows it (keepable: UCP_AM_RECV_ATTR_FLAG_DATA) and it is
- * aligned as a Medium payload must be. In practice those are the messages
- * of more than one transport fragment (over TCP from 8 KiB), which UCX
- * put together in a buffer of its own: keeping it saves copying the whole
- * payload once more. */
-static int gasnetc_keep_payload(const gasnetc_hdr_t *h, const void *data, size_t len,
-                                int keepable) {
-  return keepable && len && h->category == GASNETI_AM_MEDIUM && ((uintptr_t)data & 15) == 0;
-}
-
 /* An AM: check it, land a Long's payload, keep the rest as a packet.
  * Returns UCS_INPROGRESS when the packet holds on to UCX's data. */
 static ucs_status_t gasnetc_arrived_am(const gasnetc_hdr_t *h, const void *header, size_t hlen,
@@ -161,7 +150,13 @@ static ucs_status_t gasnetc_arrived_am(const gasnetc_hdr_t *h, const void *heade
       break;
     default: gasnetc_bad_message(h, hlen, len, "an unknown category");
   }
-  int keep = carried && gasnetc_keep_payload(h, data, len, keepable);
+  /* A Medium payload stays in UCX's buffer until its handler has run when
+   * UCX allows it (keepable: UCP_AM_RECV_ATTR_FLAG_DATA) and it is aligned
+   * as a Medium payload must be. In practice those are the messages of
+   * more than one transport fragment (over TCP from 8 KiB), which UCX put
+   * together in a buffer of its own: keeping it saves copying the whole
+   * payload once more. */
+  int keep = carried && keepable && ((uintptr_t)data & 15) == 0;
   gasnetc_pkt_t *p = gasnetc_pkt_alloc(hlen + (keep ? 0 : carried));
   memcpy(&p->hdr, header, hlen); /* UCX's header may be unaligned */
   if (keep) p->kept = data;
