@@ -1,6 +1,6 @@
 #!/bin/sh
 # compare_mpi.sh [-b BUILDDIR] [-n NODES] [-k RUNS] [-t TABLES] [-s SYNC]
-#                [-o OPS] [-l SIZES] [-T SECONDS] [-c] [BENCH-ARGS...]
+#                [-o OPS] [-l SIZES] [-d BUFFERS] [-T SECONDS] [-c] [BENCH-ARGS...]
 #
 # The collectives against Open MPI's own, measured in one run: each of RUNS
 # rounds runs, one after the other, tests/perf/collperf on the smp conduit,
@@ -44,13 +44,17 @@
 #             of tests/perf/mpicollperf.c)
 #   OPS       default broadcast,scatter,gather,gather_all,exchange,reduce,scan
 #   SIZES     default 8,4K,64K,1M
+#   BUFFERS   local (default) or segment: ours with malloc'd buffers and
+#             LOCAL addressing (collperf -O), as MPI's are, or with
+#             buffers in the segment and SRC_/DST_IN_SEGMENT (collperf's
+#             default), where the put-based algorithms are eligible.
+#             Open MPI always uses its own malloc'd buffers.
 #   SECONDS   the time limit of each job (default 600); a job that runs
 #             out of it fails the script, naming the job
-#   -c        CSV instead: table,op,bytes,sync,nodes,ours_us,mpi_us,ratio,memcpy_us
+#   -c        CSV instead: table,op,bytes,sync,nodes,ours_us,mpi_us,ratio,memcpy_us,buffers
 #   BENCH-ARGS  more options for both programs (e.g. -i 50 -r 5)
 #
-# Ours always runs with malloc'd buffers and LOCAL addressing (collperf
-# -O), as MPI's do. Exits 1 if a job fails or a table lacks a cell (every
+# Every call of ours is the blocking form with LOCAL addressing. Exits 1 if a job fails or a table lacks a cell (every
 # op at every size), 2 on bad usage or a missing program.
 set -u
 builddir=.
@@ -60,6 +64,7 @@ tables=shm,pshm,tcp,mpi
 sync=my
 ops=broadcast,scatter,gather,gather_all,exchange,reduce,scan
 sizes=8,4K,64K,1M
+buffers=local
 csv=0
 limit=600
 while [ $# -gt 0 ]; do
@@ -71,6 +76,7 @@ while [ $# -gt 0 ]; do
     -s) sync=$2; shift 2 ;;
     -o) ops=$2; shift 2 ;;
     -l) sizes=$2; shift 2 ;;
+    -d) buffers=$2; shift 2 ;;
     -T) limit=$2; shift 2 ;;
     -c) csv=1; shift ;;
     --) shift; break ;;
@@ -78,6 +84,11 @@ while [ $# -gt 0 ]; do
   esac
 done
 case $sync in my | all) ;; *) echo "compare_mpi: -s is my or all" >&2; exit 2 ;; esac
+case $buffers in
+  local) where=-O ;;
+  segment) where= ;;
+  *) echo "compare_mpi: -d is local or segment, not '$buffers'" >&2; exit 2 ;;
+esac
 
 need() { # $1 = program, $2 = how to get it
   [ -x "$1" ] || { echo "compare_mpi: no $1 ($2)" >&2; exit 2; }
@@ -130,12 +141,12 @@ r=1
 while [ "$r" -le "$runs" ]; do
   # shellcheck disable=SC2086 # option lists are split into words on purpose
   {
-    job ours_smp "$r" "$smp_run" -n "$nodes" "$ours" -O $bench "$@"
+    job ours_smp "$r" "$smp_run" -n "$nodes" "$ours" $where $bench "$@"
     if has pshm; then
-      job ours_pshm "$r" env GASNET_MPIRUN_ARGS="$SHM_ARGS" "$mpi_run" -n "$nodes" "$ours_mpi" -O $bench "$@"
+      job ours_pshm "$r" env GASNET_MPIRUN_ARGS="$SHM_ARGS" "$mpi_run" -n "$nodes" "$ours_mpi" $where $bench "$@"
     fi
     if has mpi; then
-      job ours_mpi "$r" env GASNET_MPIRUN_ARGS="$TCP_ARGS" GASNET_SUPERNODE_MAXSIZE=1 "$mpi_run" -n "$nodes" "$ours_mpi" -O $bench "$@"
+      job ours_mpi "$r" env GASNET_MPIRUN_ARGS="$TCP_ARGS" GASNET_SUPERNODE_MAXSIZE=1 "$mpi_run" -n "$nodes" "$ours_mpi" $where $bench "$@"
     fi
     if has shm || has pshm; then
       job mpi_shm "$r" "$MPIRUN" $mpirun_opts $SHM_ARGS -np "$nodes" "$twin" -c -s "$sync" -o "$ops,memcpy" -l "$sizes" "$@"
@@ -147,13 +158,13 @@ while [ "$r" -le "$runs" ]; do
       job mpi_ucx "$r" "$MPIRUN" $mpirun_opts $UCX_PML_ARGS -np "$nodes" "$twin" $bench "$@"
     fi
     if has ucx; then
-      job ours_ucx "$r" "$ucx_run" -n "$nodes" "$ours_ucx" -O $bench "$@"
+      job ours_ucx "$r" "$ucx_run" -n "$nodes" "$ours_ucx" $where $bench "$@"
     fi
     if has ucxshm; then
-      job ours_ucxshm "$r" env GASNET_SUPERNODE_MAXSIZE=1 "$ucx_run" -n "$nodes" "$ours_ucx" -O $bench "$@"
+      job ours_ucxshm "$r" env GASNET_SUPERNODE_MAXSIZE=1 "$ucx_run" -n "$nodes" "$ours_ucx" $where $bench "$@"
     fi
     if has ucxtcp; then
-      job ours_ucxtcp "$r" env UCX_TLS=tcp,self GASNET_SUPERNODE_MAXSIZE=1 "$ucx_run" -n "$nodes" "$ours_ucx" -O $bench "$@"
+      job ours_ucxtcp "$r" env UCX_TLS=tcp,self GASNET_SUPERNODE_MAXSIZE=1 "$ucx_run" -n "$nodes" "$ours_ucx" $where $bench "$@"
       job mpi_ucxtcp "$r" "$MPIRUN" $mpirun_opts $UCX_PML_ARGS -x UCX_TLS=tcp,self -np "$nodes" "$twin" $bench "$@"
     fi
   }
@@ -173,7 +184,7 @@ done
 
 # Rows NAME,op,alg,nodes,bytes,sync,med,min,images -> the tables (or the
 # CSV); exit 1 when a table lacks (op, bytes) for some op or size.
-awk -F, -v csv="$csv" -v ops="$ops" -v nsizes="$(echo "$sizes" | tr , '\n' | grep -c .)" -v runs="$runs" -v nodes="$nodes" -v sync="$sync" '
+awk -F, -v csv="$csv" -v buffers="$buffers" -v ops="$ops" -v nsizes="$(echo "$sizes" | tr , '\n' | grep -c .)" -v runs="$runs" -v nodes="$nodes" -v sync="$sync" '
   function median(key,    n, i, j, t, a) {
     n = cnt[key]
     for (i = 1; i <= n; i++) a[i] = val[key, i]
@@ -190,13 +201,14 @@ awk -F, -v csv="$csv" -v ops="$ops" -v nsizes="$(echo "$sizes" | tr , '\n' | gre
   END {
     nops = split(ops, op, ",")
     syncname = sync == "my" ? "IN_MYSYNC|OUT_MYSYNC" : "IN_ALLSYNC|OUT_ALLSYNC"
-    if (csv) print "table,op,bytes,sync,nodes,ours_us,mpi_us,ratio,memcpy_us"
+    if (csv) print "table,op,bytes,sync,nodes,ours_us,mpi_us,ratio,memcpy_us,buffers"
+    bufname = buffers == "local" ? "malloc'\''d buffers" : "buffers in the segment (SRC_/DST_IN_SEGMENT)"
     bad = 0
     for (t = 1; t <= nt; t++) {
       if (!csv) {
         printf "\n%s, %d processes\n", ttitle[t], nodes
-        printf "ours: %s, LOCAL, malloc'\''d buffers; Open MPI: %s; median of %d runs (us)\n", \
-          syncname, sync == "my" ? "the calls back to back" : "MPI_Barrier, call, MPI_Barrier", runs
+        printf "ours: %s, LOCAL, %s; Open MPI: %s; median of %d runs (us)\n", \
+          syncname, bufname, sync == "my" ? "the calls back to back" : "MPI_Barrier, call, MPI_Barrier", runs
         printf "%-11s %8s %11s %11s %9s %9s\n", "op", "bytes", "ours", "Open MPI", "ours/MPI", "memcpy"
       }
       for (o = 1; o <= nops; o++) {
@@ -212,7 +224,7 @@ awk -F, -v csv="$csv" -v ops="$ops" -v nsizes="$(echo "$sizes" | tr , '\n' | gre
           }
           a = median(ko); b = median(km); ratio = b > 0 ? a / b : 0
           kf = "mpi_shm" SUBSEP "memcpy" SUBSEP sz[s]; f = (kf in cnt) ? median(kf) : 0
-          if (csv) printf "%s,%s,%s,%s,%d,%.3f,%.3f,%.3f,%.3f\n", tname[t], op[o], sz[s], sync, nodes, a, b, ratio, f
+          if (csv) printf "%s,%s,%s,%s,%d,%.3f,%.3f,%.3f,%.3f,%s\n", tname[t], op[o], sz[s], sync, nodes, a, b, ratio, f, buffers
           else printf "%-11s %8s %11.2f %11.2f %9.2f %9.2f\n", op[o], sz[s], a, b, ratio, f
         }
       }
