@@ -2,6 +2,7 @@
 # together with their own, once per thread mode.
 CORE_SOURCES = \
 	src/gasnet_am.c \
+	src/gasnet_am_fence.c \
 	src/gasnet_am_coalesce.c \
 	src/gasnet_am_invoke.c \
 	src/gasnet_debug.c \
@@ -25,7 +26,7 @@ if GASNET_STATS_BUILD
 CORE_SOURCES += src/gasnet_stats.c
 endif
 EXTRA_DIST += src/gasnet_events.c src/gasnet_trace.c src/gasnet_stats.c
-noinst_HEADERS += src/gasnet_internal.h src/gasnet_copy.h src/gasnet_events.h src/gasnet_pace.h
+noinst_HEADERS += src/gasnet_internal.h src/gasnet_am_fence.h src/gasnet_copy.h src/gasnet_events.h src/gasnet_pace.h
 # The bootstrap exchange (an allgather over the launcher's GASNETRUN_*
 # variables, or over PMIx under a PMIx launcher): not part of every
 # conduit; one that needs it lists $(BOOTSTRAP_SOURCES) in its sources and

@@ -15,6 +15,7 @@
 #define MPI_INTERNAL_H
 
 #include "gasnet_internal.h"
+#include "gasnet_am_fence.h"
 
 #include <mpi.h>
 
@@ -249,22 +250,9 @@ extern int gasnetc_send_progress(void);
 extern void gasnetc_credit_flush(void);
 
 /* ------------------------------------------------------------ mpi_fence.c
- * The barrier as a fence for the requests sent through MPI. */
+ * The barrier as a fence for the requests sent through MPI: the shared
+ * fence (src/gasnet_am_fence.h) over this conduit's control messages. */
 extern void gasnetc_fence_init(void);
-/* A request packet to dest is being sent (lock held). */
-extern void gasnetc_fence_note_request(gasnet_node_t dest, gasnet_handler_t handler);
-/* At a barrier's notify (lock not held): ask the peers sent client
- * requests since the last fence to answer once they have run them; 1 when
- * there is nobody to ask. gasnetc_fence_done: every answer is in. */
-extern int gasnetc_fence_start(void);
-extern int gasnetc_fence_done(void);
-/* Control messages (lock held): a FENCE from src, a FENCE_ACK. */
-extern void gasnetc_fence_asked_by(gasnet_node_t src, uint32_t until);
-extern void gasnetc_fence_answered(void);
-/* A request handler of src's has returned (lock not held). */
-extern void gasnetc_fence_ran_request(gasnet_node_t src);
-/* Send the queued FENCE and FENCE_ACK messages (lock held). */
-extern void gasnetc_fence_flush(void);
 
 /* ------------------------------------------------------------ mpi_poll.c */
 /* Handle arrived control messages only (lock held; the exit protocol). */

@@ -53,8 +53,8 @@ static gasnete_conduit_ops_t gasnetc_mpi_ops = {
     .memset = gasnetc_ops_memset,
     .put_nb = gasnetc_ops_put_nb,
     .get_nb = gasnetc_ops_get_nb,
-    .am_fence_start = gasnetc_fence_start,
-    .am_fence_done = gasnetc_fence_done,
+    .am_fence_start = gasneti_amfence_start,
+    .am_fence_done = gasneti_amfence_done,
     .am_run_arrived = gasnetc_ops_run_arrived,
 };
 

@@ -49,9 +49,9 @@ static void gasnetc_ctrl_arrived(unsigned i) {
   else if (ctrl->kind == GASNETC_CTRL_EXIT)
     gasnetc_exit_notice(ctrl->src, ctrl->code);
   else if (ctrl->kind == GASNETC_CTRL_FENCE && ctrl->src < gasneti_nodes)
-    gasnetc_fence_asked_by(ctrl->src, (uint32_t)ctrl->code);
+    gasneti_amfence_asked_by(ctrl->src, (uint32_t)ctrl->code);
   else if (ctrl->kind == GASNETC_CTRL_FENCE_ACK)
-    gasnetc_fence_answered();
+    gasneti_amfence_answered();
   gasnetc_mpi_check(MPI_Start(&m->rreq[gasnetc_ctrl_index(i)]), "post a control receive");
 }
 
@@ -226,7 +226,7 @@ static void gasnetc_deliver(unsigned s) {
   gasneti_am_deliver(&token, &msg);
   if (in_buffer) gasnetc_packet_release(s, src, ch);
   free(bounce);
-  if (ch == GASNETC_CH_REQ) gasnetc_fence_ran_request(src);
+  if (ch == GASNETC_CH_REQ) gasneti_amfence_ran_request(src);
 }
 
 /* ------------------------------------------------------------ polling */
@@ -305,7 +305,7 @@ static int gasnetc_poll(int replies_only) {
     gasnetc_payloads_poll(2 * P, m->npayload[GASNETC_CH_REP] + m->npayload[GASNETC_CH_REQ], idx,
                           &ready);
   gasnetc_credit_flush();
-  gasnetc_fence_flush();
+  gasneti_amfence_flush();
   gasnetc_unlock();
   unsigned nready = ready.n[GASNETC_CH_REP] + ready.n[GASNETC_CH_REQ];
   if (nready) {
@@ -317,7 +317,7 @@ static int gasnetc_poll(int replies_only) {
     gasnetc_poll_level--;
     gasnetc_lock();
     gasnetc_credit_flush();
-    gasnetc_fence_flush();
+    gasneti_amfence_flush();
     gasnetc_unlock();
   }
   free(owned);

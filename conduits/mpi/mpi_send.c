@@ -206,7 +206,7 @@ static void gasnetc_send(gasnet_node_t dest, int ch, const gasneti_am_t *msg, in
   gasnetc_send_slot_get(&slot);
   gasnetc_hdr_t *hdr = m->send[slot].buf;
   size_t len = gasnetc_fill_packet(hdr, dest, ch, msg, flags);
-  if (ch == GASNETC_CH_REQ) gasnetc_fence_note_request(dest, msg->handler);
+  if (ch == GASNETC_CH_REQ) gasneti_amfence_note_request(dest, msg->handler);
   MPI_Request payload = MPI_REQUEST_NULL;
   if (flags & GASNETC_F_SEPARATE) {
     /* Started in the step that numbered the packet, before it: MPI

@@ -33,6 +33,7 @@
 #define UCX_INTERNAL_H
 
 #include "gasnet_internal.h"
+#include "gasnet_am_fence.h"
 
 #include <ucp/api/ucp.h>
 
@@ -186,15 +187,11 @@ extern gasnetc_pkt_t *gasnetc_pkt_alloc(size_t size);
 /* Progress the worker a bounded amount (lock held). */
 extern int gasnetc_progress(void);
 
-/* ------------------------------------------------------------ ucx_fence.c */
+/* ------------------------------------------------------------ ucx_fence.c
+ * The barrier as a fence for requests: the shared fence
+ * (src/gasnet_am_fence.h) over this conduit's control messages. */
 extern void gasnetc_fence_init(void);
-extern void gasnetc_fence_note_request(gasnet_node_t dest, gasnet_handler_t handler);
-extern int gasnetc_fence_start(void);
-extern int gasnetc_fence_done(void);
-extern void gasnetc_fence_asked_by(gasnet_node_t src, uint32_t until);
-extern void gasnetc_fence_answered(void);
-extern void gasnetc_fence_ran_request(gasnet_node_t src);
-extern void gasnetc_fence_flush(void);
+/* After a barrier: run the requests this node sent itself before it. */
 extern void gasnetc_fence_run_own(void);
 
 /* ------------------------------------------------------------ ucx_rma.c */

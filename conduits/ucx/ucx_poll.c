@@ -223,8 +223,8 @@ static ucs_status_t gasnetc_am_arrived(void *arg, const void *header, size_t hle
       gasnetc_arrived_rndv(&h, header, hlen, data, len);
       break;
     case GASNETC_K_CREDIT: break;
-    case GASNETC_K_FENCE: gasnetc_fence_asked_by((gasnet_node_t)h.src, h.seq); break;
-    case GASNETC_K_FENCE_ACK: gasnetc_fence_answered(); break;
+    case GASNETC_K_FENCE: gasneti_amfence_asked_by((gasnet_node_t)h.src, h.seq); break;
+    case GASNETC_K_FENCE_ACK: gasneti_amfence_answered(); break;
     case GASNETC_K_EXIT: gasnetc_exit_notice((gasnet_node_t)h.src, h.seq); break;
     default: gasnetc_bad_message(&h, hlen, len, "an unknown kind");
   }
@@ -257,7 +257,7 @@ int gasnetc_progress(void) {
     n++;
     if (gasnetc_deliverable()) break;
   }
-  gasnetc_fence_flush();
+  gasneti_amfence_flush();
   return n;
 }
 
@@ -278,7 +278,7 @@ static void gasnetc_deliver(gasnetc_pkt_t *p) {
   struct gasneti_token_s token = {(gasnet_node_t)h->src, msg.is_request, 0, NULL};
   if (msg.is_request) gasnetc_credit_owe(token.src);
   gasneti_am_deliver(&token, &msg);
-  if (msg.is_request) gasnetc_fence_ran_request(token.src);
+  if (msg.is_request) gasneti_amfence_ran_request(token.src);
 }
 
 /* Take up to a batch from the head of queue ch, if no other thread is

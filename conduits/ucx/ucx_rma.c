@@ -238,8 +238,8 @@ static gasnete_conduit_ops_t gasnetc_ucx_ops = {
     .memset = gasnetc_rma_memset,
     .put_nb = gasnetc_rma_put_nb,
     .get_nb = gasnetc_rma_get_nb,
-    .am_fence_start = gasnetc_fence_start,
-    .am_fence_done = gasnetc_fence_done,
+    .am_fence_start = gasneti_amfence_start,
+    .am_fence_done = gasneti_amfence_done,
     .am_run_arrived = gasnetc_run_arrived,
 };
 

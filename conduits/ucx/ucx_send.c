@@ -195,7 +195,6 @@ static void gasnetc_send_am(gasnet_node_t dest, const gasneti_am_t *msg) {
   gasnetc_lock();
   hdr->seq = gasnetc_ucx.send_seq[dest][ch]++;
   hdr->credits = (uint16_t)__atomic_exchange_n(&gasnetc_ucx.owed[dest], 0, __ATOMIC_ACQ_REL);
-  if (msg->is_request) gasnetc_fence_note_request(dest, msg->handler);
   if (dest == gasneti_mynode) {
     gasnetc_credit_returned(dest, hdr->credits);
     hdr->credits = 0;
@@ -203,6 +202,8 @@ static void gasnetc_send_am(gasnet_node_t dest, const gasneti_am_t *msg) {
     gasnetc_unlock();
     return;
   }
+  /* Requests a node sends itself skip UCX and the fence (gasnetc_fence_run_own). */
+  if (msg->is_request) gasneti_amfence_note_request(dest, msg->handler);
   void *req = gasnetc_am_start(dest, hdr, hlen, msg->payload, nbytes, 0);
   gasnetc_unlock();
   if (req) {
