@@ -54,8 +54,9 @@
 #   -c        CSV instead: table,op,bytes,sync,nodes,ours_us,mpi_us,ratio,memcpy_us,buffers
 #   BENCH-ARGS  more options for both programs (e.g. -i 50 -r 5)
 #
-# Every call of ours is the blocking form with LOCAL addressing. Exits 1 if a job fails or a table lacks a cell (every
-# op at every size), 2 on bad usage or a missing program.
+# Every call of ours is the blocking form with LOCAL addressing. Exits 1
+# if a job fails or a table lacks a cell (every op at every size), 2 on
+# bad usage or a missing program.
 set -u
 builddir=.
 nodes=2
