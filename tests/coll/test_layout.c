@@ -33,6 +33,8 @@
 static unsigned long checks, failures;
 static int verbose;
 
+enum { MAX_SIZE = 16 }; /* the largest team size tried */
+
 typedef struct {
   uint64_t blksz, offset, count;
   uint32_t size;
@@ -108,20 +110,38 @@ static void check_local_runs(const spec_t *s, const gasnete_coll_layout_t *l) {
   }
 }
 
-/* The elements of unrotated block b: first index, count. */
-static uint64_t ref_block_elems(const spec_t *s, uint64_t b, uint64_t *first_p) {
-  uint64_t n = 0;
-  for (uint64_t i = 0; i < s->count; i++)
-    if (ref_block(s, i) == b) {
-      if (!n) *first_p = i;
-      n++;
-    }
-  return n;
+/* The elements of each unrotated block (first index, count), from one
+ * pass over the elements per layout: a block is a run of consecutive
+ * elements, and the queries below ask about every block many times. */
+typedef struct {
+  uint64_t first, n;
+} ref_blk_t;
+static ref_blk_t *ref_blks;
+static uint64_t ref_nblks;
+
+static void ref_blocks_make(const spec_t *s) {
+  ref_nblks = ref_block(s, s->count - 1) + 1;
+  ref_blks = calloc(ref_nblks, sizeof *ref_blks);
+  if (!ref_blks) {
+    perror("test_layout: calloc");
+    exit(2);
+  }
+  for (uint64_t i = 0; i < s->count; i++) {
+    ref_blk_t *k = &ref_blks[ref_block(s, i)];
+    if (!k->n) k->first = i;
+    k->n++;
+  }
+}
+
+static uint64_t ref_block_elems(uint64_t b, uint64_t *first_p) {
+  if (b >= ref_nblks || !ref_blks[b].n) return 0;
+  *first_p = ref_blks[b].first;
+  return ref_blks[b].n;
 }
 
 static void check_piece(const spec_t *s, int ok, const gasnete_coll_piece_t *p, uint64_t b,
                         const char *what, uint64_t row, uint32_t rank) {
-  uint64_t first = 0, n = ref_block_elems(s, b, &first);
+  uint64_t first = 0, n = ref_block_elems(b, &first);
   CHECK(s, ok == (n > 0), "%s (row %llu, rank %u): holds %d, expected %d", what,
         (unsigned long long)row, (unsigned)rank, ok, n > 0);
   if (!ok || !n) return;
@@ -149,6 +169,15 @@ static void check_pieces(const spec_t *s, const gasnete_coll_layout_t *l) {
  * P) hold a block; and vpiece for each (row, vrank). */
 static void check_rows(const spec_t *s, const gasnete_coll_layout_t *l, uint32_t shift) {
   uint64_t rot = ref_rot(s, shift), nrows = (ref_block(s, s->count - 1) + rot) / s->size + 2;
+  /* Per virtual rank, the rotated rows its elements lie in: [lo, hi). */
+  uint64_t col_lo[MAX_SIZE], col_hi[MAX_SIZE];
+  for (uint32_t v = 0; v < s->size; v++) col_lo[v] = UINT64_MAX, col_hi[v] = 0;
+  for (uint64_t i = 0; i < s->count; i++) {
+    uint64_t b = ref_block(s, i) + rot;
+    uint32_t v = (uint32_t)(b % s->size);
+    if (b / s->size < col_lo[v]) col_lo[v] = b / s->size;
+    if (b / s->size + 1 > col_hi[v]) col_hi[v] = b / s->size + 1;
+  }
   for (uint32_t v = 0; v < s->size; v++) {
     for (uint64_t row = 0; row < nrows; row++) {
       gasnete_coll_piece_t p;
@@ -161,14 +190,10 @@ static void check_rows(const spec_t *s, const gasnete_coll_layout_t *l, uint32_t
       }
       check_piece(s, ok, &p, rotated - rot, "vpiece", row, v);
     }
+    uint64_t lo = UINT64_MAX, hi = 0; /* over the ranks [v, v + n) */
     for (uint32_t n = 1; v + n <= s->size; n++) {
-      uint64_t lo = UINT64_MAX, hi = 0;
-      for (uint64_t i = 0; i < s->count; i++) {
-        uint64_t b = ref_block(s, i) + rot;
-        if (b % s->size < v || b % s->size >= v + n) continue;
-        if (b / s->size < lo) lo = b / s->size;
-        if (b / s->size + 1 > hi) hi = b / s->size + 1;
-      }
+      if (col_lo[v + n - 1] < lo) lo = col_lo[v + n - 1];
+      if (col_hi[v + n - 1] > hi) hi = col_hi[v + n - 1];
       uint64_t glo = 0, ghi = 0;
       int any = gasnete_coll_layout_rows(l, shift, v, n, &glo, &ghi);
       CHECK(s, any == (hi > 0), "rows (shift %u, vrank %u, %u ranks): any %d, expected %d",
@@ -184,15 +209,17 @@ static void check_rows(const spec_t *s, const gasnete_coll_layout_t *l, uint32_t
 
 static void check_spec(const spec_t *s) {
   gasnete_coll_layout_t l = gasnete_coll_layout_make(s->blksz, s->offset, s->count, s->size);
+  ref_blocks_make(s);
   check_elements(s, &l);
   check_local_runs(s, &l);
   check_pieces(s, &l);
   for (uint32_t shift = 0; shift < s->size; shift++) check_rows(s, &l, shift);
+  free(ref_blks);
 }
 
 int main(int argc, char **argv) {
   verbose = argc > 1 && !strcmp(argv[1], "-v");
-  static const uint32_t sizes[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 16};
+  static const uint32_t sizes[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, MAX_SIZE};
   static const uint64_t blkszs[] = {0, 1, 2, 3, 4, 5, 6, 7, 16, 100};
   static const uint64_t counts[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14,
                                     15, 16, 17, 18, 19, 20, 23, 24, 25, 31, 32, 33, 40, 99,
