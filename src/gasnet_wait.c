@@ -73,10 +73,10 @@ int gasnet_set_waitmode(int wait_mode) {
  * When another node has ended the job, this node may still be on its way to
  * its own exit (a collective exit where it finishes last), or stuck in a
  * wait for something the departed nodes will never send. The main
- * thread's blocking waits tell which: every step of one (every back-off,
- * and every step that found work) is noted on the coarse clock (a few ns;
- * its resolution is milliseconds), and steps less than GASNETI_WAIT_GAP_NS
- * apart belong to one wait. */
+ * thread's blocking waits tell which: their steps (every back-off, and
+ * every step that found work) are noted on the coarse clock (a few ns;
+ * its resolution is milliseconds), one in GASNETI_WAIT_NOTE_EVERY, and
+ * notes less than GASNETI_WAIT_GAP_NS apart belong to one wait. */
 #define GASNETI_WAIT_GAP_NS 100000000LL
 /* How long a wait that began (or was still going) when the job began to
  * end may go on before the node counts as stuck. */
@@ -92,7 +92,16 @@ static int64_t gasneti_clock_ns(clockid_t clock) {
 
 int64_t gasneti_now_ns(void) { return gasneti_clock_ns(CLOCK_MONOTONIC); }
 
+/* One step in this many reads the clock. A step lasts from a fraction of
+ * a microsecond (a spin, a poll that found work) to a 50 us nap, so the
+ * steps between two reads stay within the coarse clock's resolution (a
+ * millisecond or more) and far under GASNETI_WAIT_GAP_NS, while a spin
+ * or a flood's poll no longer pays a clock read each time. */
+#define GASNETI_WAIT_NOTE_EVERY 16u
+
 static void gasneti_wait_note(void) {
+  static GASNETI_THREAD_LOCAL unsigned steps;
+  if (steps++ % GASNETI_WAIT_NOTE_EVERY) return;
   if (!gasneti_is_main_thread()) return;
   int64_t now = gasneti_clock_ns(CLOCK_MONOTONIC_COARSE);
   if (now - __atomic_load_n(&gasneti_main_wait_last, __ATOMIC_RELAXED) > GASNETI_WAIT_GAP_NS)
