@@ -184,11 +184,18 @@ static gasnete_coll_progress_t gasnete_coll_op_advance(gasnete_coll_op_t *op) {
 /* ------------------------------------------------------------ op records
  * Retired ops go back to a short free list and new ones come from it, so a
  * stream of small collectives costs no allocation. The progress hook is
- * enabled while any op is filed (not once per op: two atomics less each). */
+ * enabled while any op is filed and until the next poll after the last
+ * retires (gasnete_coll_hook_on). */
 #define GASNETE_COLL_OP_POOL_MAX 64u
 static gasnete_coll_op_t *gasnete_coll_op_pool;
 static unsigned gasnete_coll_op_pool_n;
 static uint32_t gasnete_coll_filed; /* ops filed on this node */
+/* Whether the progress hook is enabled: from the first op filed until a
+ * poll finds none filed. Left on when the last op retires, it costs the
+ * next poll one check; turned off there at once, a client that starts
+ * one collective after another would pay four locked instructions per
+ * collective to turn it off and on again. */
+static int gasnete_coll_hook_on;
 
 /* Scratch blocks kept with an op record are at most this large. */
 #define GASNETE_COLL_SCRATCH_KEEP 4096u
@@ -284,7 +291,7 @@ static void gasnete_coll_retire(gasnete_coll_op_t *op) {
   if (op->handle) gasnete_coll_handle_op_done(op->handle); /* images: the cleanup did */
   gasnete_coll_op_put(op);
   gasnete_coll_progress_op_retired();
-  if (--gasnete_coll_filed == 0) gasneti_progress_disable(gasnete_coll_hook);
+  gasnete_coll_filed--;
 }
 
 /* Set while this thread advances ops. An algorithm's send may poll (while
@@ -301,6 +308,12 @@ static int gasnete_coll_poll(void *arg) {
   (void)arg;
   if (gasnete_coll_advancing) return 0;
   if (!gasnete_coll_trylock()) return 0; /* another thread is advancing */
+  if (!gasnete_coll_filed) { /* the last op retired since the previous poll */
+    if (gasnete_coll_hook_on) gasneti_progress_disable(gasnete_coll_hook);
+    gasnete_coll_hook_on = 0;
+    gasnete_coll_unlock();
+    return 0;
+  }
   gasnete_coll_advancing = 1;
   gasnete_coll_inbox_drain();
   int retired = 0;
@@ -393,7 +406,11 @@ static void gasnete_coll_op_file(gasnete_coll_op_t *op) {
   op->team->live_ops++;
   gasnete_coll_file(op);
   gasnete_coll_inbox_drain();
-  if (gasnete_coll_filed++ == 0) gasneti_progress_enable(gasnete_coll_hook);
+  gasnete_coll_filed++;
+  if (!gasnete_coll_hook_on) {
+    gasnete_coll_hook_on = 1;
+    gasneti_progress_enable(gasnete_coll_hook);
+  }
 }
 
 gasnete_coll_op_t *gasnete_coll_op_start_alg(gasnete_coll_team_t *team,
