@@ -4,17 +4,7 @@
  * ceil(log2 P) rounds every rank has heard, directly or not, from all. */
 #include "engine/engine.h"
 
-void gasnete_coll_dissem_init(gasnete_coll_dissem_t *d, uint32_t owner, gasnet_node_t size,
-                              uint64_t value) {
-  d->owner = owner;
-  d->value = value;
-  d->round = 0;
-  d->nrounds = size > 1 ? gasnete_coll_log2_ceil(size) : 0;
-  d->sent = 0;
-  d->arrived = 0;
-}
-
-int gasnete_coll_dissem_progress(gasnete_coll_op_t *op, gasnete_coll_dissem_t *d) {
+int gasnete_coll_dissem_rounds(gasnete_coll_op_t *op, gasnete_coll_dissem_t *d) {
   gasnete_coll_team_t *team = op->team;
   while (d->round < d->nrounds) {
     if (!d->sent) {

@@ -33,6 +33,29 @@
 #include <pthread.h>
 #endif
 
+/* Bytes a message handler adds to an op's count, which the op's progress
+ * reads with an acquire load. With threads another thread may run the
+ * handler, so the add is atomic; a SEQ build runs every handler on its
+ * one thread, in a poll (the engine's lock is not even taken there), and
+ * a plain add spares a locked instruction per message. */
+static inline void gasnete_coll_count_bytes(size_t *count, size_t nbytes) {
+#ifdef GASNETE_COLL_THREADS
+  __atomic_fetch_add(count, nbytes, __ATOMIC_ACQ_REL);
+#else
+  __atomic_store_n(count, *count + nbytes, __ATOMIC_RELAXED);
+#endif
+}
+
+/* A handle's count of ops not yet complete, the same way: atomic only
+ * where another thread may complete the op. */
+static inline void gasnete_coll_count_ops(int *pending, int delta) {
+#ifdef GASNETE_COLL_THREADS
+  __atomic_fetch_add(pending, delta, __ATOMIC_ACQ_REL);
+#else
+  __atomic_store_n(pending, *pending + delta, __ATOMIC_RELAXED);
+#endif
+}
+
 typedef struct gasnete_coll_op_s gasnete_coll_op_t;
 typedef struct gasnete_coll_team_s gasnete_coll_team_t;
 typedef struct gasnete_coll_handle_s gasnete_coll_handle_t;
@@ -223,9 +246,24 @@ typedef struct {
   uint32_t arrived;   /* bit r: round r's signal is in; atomic */
 } gasnete_coll_dissem_t;
 
-extern void gasnete_coll_dissem_init(gasnete_coll_dissem_t *d, uint32_t owner, gasnet_node_t size,
-                                     uint64_t value);
-extern int gasnete_coll_dissem_progress(gasnete_coll_op_t *op, gasnete_coll_dissem_t *d);
+/* Inline, as is the test that no round is left: every op sets up three
+ * of these (CHECK, IN_SYNC, OUT_SYNC), and outside debug builds and
+ * without ALLSYNC none of them has a round at all. */
+static inline void gasnete_coll_dissem_init(gasnete_coll_dissem_t *d, uint32_t owner,
+                                            gasnet_node_t size, uint64_t value) {
+  d->owner = owner;
+  d->value = value;
+  d->round = 0;
+  d->nrounds = size > 1 ? gasnete_coll_log2_ceil(size) : 0;
+  d->sent = 0;
+  d->arrived = 0;
+}
+/* The rounds still to go: sends this rank's signal of the current round
+ * and moves on while the peer's has come. 1 once every round is over. */
+extern int gasnete_coll_dissem_rounds(gasnete_coll_op_t *op, gasnete_coll_dissem_t *d);
+static inline int gasnete_coll_dissem_progress(gasnete_coll_op_t *op, gasnete_coll_dissem_t *d) {
+  return d->round >= d->nrounds || gasnete_coll_dissem_rounds(op, d);
+}
 extern void gasnete_coll_dissem_deliver(gasnete_coll_op_t *op, gasnete_coll_dissem_t *d,
                                         const gasnete_coll_msg_t *msg);
 
