@@ -8,7 +8,7 @@
  * the flag closes it and returns its handle. */
 static gasnete_coll_handle_t *gasnete_coll_handle_for(gasnete_coll_team_t *team, int flags) {
   gasnete_coll_handle_t *h = team->aggregate ? team->aggregate : gasnete_coll_handle_new();
-  gasnete_coll_count_ops(&h->pending, 1);
+  gasnete_coll_count_add(&h->pending, 1);
   team->aggregate = (flags & GASNET_COLL_AGGREGATE) ? h : NULL;
   return h;
 }

@@ -494,7 +494,7 @@ gasnete_coll_handle_t *gasnete_coll_op_start_call(gasnete_coll_team_t *team,
   }
   if (!handle) {
     handle = gasnete_coll_handle_new();
-    gasnete_coll_count_ops(&handle->pending, 1);
+    gasnete_coll_count_add(&handle->pending, 1);
   }
   op->handle = handle;
   gasnete_coll_op_file(op);

@@ -26,7 +26,7 @@ gasnete_coll_handle_t *gasnete_coll_handle_new(void) {
 }
 
 void gasnete_coll_handle_op_done(gasnete_coll_handle_t *handle) {
-  gasnete_coll_count_ops(&handle->pending, -1);
+  gasnete_coll_count_add(&handle->pending, (size_t)-1);
 }
 
 static void gasnete_coll_handle_free(gasnete_coll_handle_t *h) {

@@ -33,26 +33,18 @@
 #include <pthread.h>
 #endif
 
-/* Bytes a message handler adds to an op's count, which the op's progress
- * reads with an acquire load. With threads another thread may run the
- * handler, so the add is atomic; a SEQ build runs every handler on its
- * one thread, in a poll (the engine's lock is not even taken there), and
- * a plain add spares a locked instruction per message. */
-static inline void gasnete_coll_count_bytes(size_t *count, size_t nbytes) {
+/* A count that a message handler or an op's end raises and an op or a
+ * handle reads with an acquire load (an algorithm's bytes received, a
+ * handle's ops pending). With threads another thread may run the handler
+ * or end the op, so the add is atomic; a SEQ build runs every handler on
+ * its one thread, in a poll (the engine's lock is not even taken there),
+ * and a plain add spares a locked instruction per message. Unsigned: an
+ * add of (size_t)-1 takes one away. */
+static inline void gasnete_coll_count_add(size_t *count, size_t n) {
 #ifdef GASNETE_COLL_THREADS
-  __atomic_fetch_add(count, nbytes, __ATOMIC_ACQ_REL);
+  __atomic_fetch_add(count, n, __ATOMIC_ACQ_REL);
 #else
-  __atomic_store_n(count, *count + nbytes, __ATOMIC_RELAXED);
-#endif
-}
-
-/* A handle's count of ops not yet complete, the same way: atomic only
- * where another thread may complete the op. */
-static inline void gasnete_coll_count_ops(int *pending, int delta) {
-#ifdef GASNETE_COLL_THREADS
-  __atomic_fetch_add(pending, delta, __ATOMIC_ACQ_REL);
-#else
-  __atomic_store_n(pending, *pending + delta, __ATOMIC_RELAXED);
+  __atomic_store_n(count, *count + n, __ATOMIC_RELAXED);
 #endif
 }
 
@@ -166,7 +158,7 @@ extern long gasnete_coll_team_rank_of(const gasnete_coll_team_t *team, gasnet_no
 
 /* ------------------------------------------------------------ handles */
 struct gasnete_coll_handle_s {
-  int pending; /* ops not yet complete; atomic */
+  size_t pending; /* ops not yet complete; atomic (gasnete_coll_count_add) */
   uint32_t magic;
   gasnete_coll_handle_t *next_free;
 };

@@ -66,7 +66,7 @@ static int bcast_tree_quick(gasnete_coll_op_t *op, const void *prep) {
 static void bcast_tree_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
   bcast_tree_t *b = op->priv;
   memcpy((char *)op->args.dst + msg->offset, msg->data, msg->nbytes);
-  gasnete_coll_count_bytes(&b->received, msg->nbytes);
+  gasnete_coll_count_add(&b->received, msg->nbytes);
 }
 
 static gasnete_coll_progress_t bcast_tree_progress(gasnete_coll_op_t *op) {

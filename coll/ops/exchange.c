@@ -41,7 +41,7 @@ static void exchange_staggered_setup(gasnete_coll_op_t *op) {
 static void exchange_staggered_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
   exchange_staggered_t *x = op->priv;
   memcpy((char *)op->args.dst + msg->offset, msg->data, msg->nbytes);
-  gasnete_coll_count_bytes(&x->received, msg->nbytes);
+  gasnete_coll_count_add(&x->received, msg->nbytes);
 }
 
 /* Every peer its block, staggered (p+1, p+2, ...), and my own. */
@@ -118,7 +118,7 @@ static void exchange_bruck_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg
   exchange_bruck_t *b = op->priv;
   unsigned round = gasnete_coll_tag_round(msg->tag);
   memcpy(b->incoming[round] + msg->offset, msg->data, msg->nbytes);
-  gasnete_coll_count_bytes(&b->received[round], msg->nbytes);
+  gasnete_coll_count_add(&b->received[round], msg->nbytes);
 }
 
 /* Move the blocks whose index has bit `round` set between work and a

@@ -43,7 +43,7 @@ static void gather_tree_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t 
     gasnete_coll_copy_vrank_to_real(op->args.dst, op, msg->offset, msg->data, msg->nbytes);
   else
     memcpy(g->buf + msg->offset, msg->data, msg->nbytes);
-  gasnete_coll_count_bytes(&g->received, msg->nbytes);
+  gasnete_coll_count_add(&g->received, msg->nbytes);
 }
 
 static void gather_take(void *op, const gasnete_coll_msg_t *msg) {

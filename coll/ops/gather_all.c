@@ -63,7 +63,7 @@ static void gather_all_place_run(gasnete_coll_op_t *op, uint64_t offset, const v
 static void gather_all_dissem_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
   gather_all_dissem_t *d = op->priv;
   gather_all_place_run(op, msg->offset, msg->data, msg->nbytes);
-  gasnete_coll_count_bytes(&d->received[gasnete_coll_tag_round(msg->tag)], msg->nbytes);
+  gasnete_coll_count_add(&d->received[gasnete_coll_tag_round(msg->tag)], msg->nbytes);
 }
 
 /* Send blocks of ranks [me - count + 1, me] (mod P) to dest, placed at
@@ -125,7 +125,7 @@ static void gather_all_flat_setup(gasnete_coll_op_t *op) {
 static void gather_all_flat_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
   gather_all_flat_t *f = op->priv;
   memcpy((char *)op->args.dst + msg->offset, msg->data, msg->nbytes);
-  gasnete_coll_count_bytes(&f->received, msg->nbytes);
+  gasnete_coll_count_add(&f->received, msg->nbytes);
 }
 
 /* Every other rank's block, staggered (p+1, p+2, ...), and my own. */

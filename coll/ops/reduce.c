@@ -101,7 +101,7 @@ static void reduce_tree_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t 
     reduce_range_t *c = &t->children[i];
     if (c->vrank != vrank) continue;
     memcpy(c->partials + msg->offset, msg->data, msg->nbytes);
-    gasnete_coll_count_bytes(&c->received, msg->nbytes);
+    gasnete_coll_count_add(&c->received, msg->nbytes);
     return;
   }
   gasneti_fatalerror("%s: reduce partials from rank %u, which is not a child of rank %u", op->call,

@@ -60,7 +60,7 @@ void gasnete_coll_scan_chain_deliver(gasnete_coll_op_t *op, const gasnete_coll_m
     gasneti_fatalerror("%s (chain scan): unexpected message tag 0x%x from rank %u", op->call,
                        (unsigned)msg->tag, (unsigned)msg->src_rank);
   memcpy(c->before + msg->offset, msg->data, msg->nbytes);
-  gasnete_coll_count_bytes(&c->received, msg->nbytes);
+  gasnete_coll_count_add(&c->received, msg->nbytes);
 }
 
 /* pass = before followed by my partial (either may be empty). */

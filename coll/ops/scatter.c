@@ -39,7 +39,7 @@ static void scatter_tree_setup(gasnete_coll_op_t *op) {
 static void scatter_tree_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {
   scatter_tree_t *s = op->priv;
   memcpy(s->buf + msg->offset, msg->data, msg->nbytes);
-  gasnete_coll_count_bytes(&s->received, msg->nbytes);
+  gasnete_coll_count_add(&s->received, msg->nbytes);
 }
 
 /* Send each child its subtree's run: from the root's src (ordered by real
