@@ -98,13 +98,16 @@ static void gasnete_amcentral_notify(unsigned phase, int id, int flags) {
                            (gasnet_handlerarg_t)flags);
     return;
   }
+  /* Enabled before the master is marked active: once it is, another
+   * thread's poll may release the barrier (at once with one node) and
+   * disable the hook, which must not come before this enable. */
+  gasneti_progress_enable(gasnete_amcentral.hook);
   gasnete_lock(&gasnete_amcentral.lock);
   gasnete_amcentral.arrived[phase]++;
   gasnete_consensus_add(&gasnete_amcentral.cons[phase], id, flags);
   gasnete_amcentral.master_phase = phase;
   gasnete_amcentral.master_active = 1;
   gasnete_unlock(&gasnete_amcentral.lock);
-  gasneti_progress_enable(gasnete_amcentral.hook);
   gasnete_amcentral_progress(NULL);
 }
 

@@ -105,13 +105,16 @@ static void gasnete_amdissem_init(void) {
 }
 
 static void gasnete_amdissem_notify(unsigned phase, int id, int flags) {
+  /* Enabled before the barrier is marked running: once it is, another
+   * thread's poll may complete it (at once with one node) and disable the
+   * hook, which must not come before this enable. */
+  gasneti_progress_enable(gasnete_amdissem.hook);
   gasnete_lock(&gasnete_amdissem.lock);
   gasnete_consensus_add(&gasnete_amdissem.ph[phase].cons, id, flags);
   gasnete_amdissem.phase = phase;
   gasnete_amdissem.step = 0;
   gasnete_amdissem.state = AMDISSEM_RUNNING;
   gasnete_unlock(&gasnete_amdissem.lock);
-  gasneti_progress_enable(gasnete_amdissem.hook);
   gasnete_amdissem_progress(NULL);
 }
 
