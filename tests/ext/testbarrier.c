@@ -1,6 +1,6 @@
 /* testbarrier.c: the split-phase barrier.
  *
- * Usage: testbarrier [-barrier NAME] [-am] [-iters N] [-mismatch-iters N]
+ * Usage: testbarrier [-barrier NAME] [-am] [-iters N] [-mismatch-iters N] [-poll-iters N]
  *
  *  1. anonymous and named barriers, gasnet_barrier_result;
  *  2. named and anonymous participants mixed (anonymous matches anything);
@@ -16,7 +16,14 @@
  *     after each, every node checks (by a get) that every node had reached
  *     it and none is two ahead. In PAR a thread polls meanwhile, so
  *     handlers and barrier progress also run on it;
- *  5. gasnet_barrier(), and ids at the extremes of int. */
+ *  5. gasnet_barrier(), and ids at the extremes of int;
+ *  6. in PAR, N barriers back to back (-poll-iters, default 300000 at one
+ *     node, where a barrier completes inside its notify, 500 above) while
+ *     two threads do nothing but poll: a poll on another thread may then
+ *     complete a barrier the moment notify has started it, which must not
+ *     undo notify's own setup (an AM barrier once enabled its progress
+ *     hook only after marking itself running, and a poll in between
+ *     disabled a hook not yet enabled: a fatal error). */
 #include "ext_test.h"
 
 #include <limits.h>
@@ -29,7 +36,7 @@
 enum { H_PING = 128, H_PONG };
 
 static gasnet_node_t me, nodes;
-static int iters = 2000, mismatch_iters = 400;
+static int iters = 2000, mismatch_iters = 400, poll_iters = -1;
 static uint32_t pings_sent, pongs;    /* pongs: atomic */
 static uint32_t pings_received;      /* atomic */
 
@@ -379,6 +386,36 @@ static void test_combined(void) {
   expect_rc(gasnet_barrier(7, GASNET_BARRIERFLAG_ANONYMOUS), GASNET_OK, "gasnet_barrier anon", 0);
 }
 
+/* ------------------------------------------------------------ 6 */
+#ifdef GASNET_PAR
+/* At one node nothing else needs the cores: the pollers spin, so that
+ * their polls fall inside a notify as often as they can. */
+static void *busy_poller(void *arg) {
+  (void)arg;
+  while (!__atomic_load_n(&stop_polling, __ATOMIC_ACQUIRE)) {
+    gasnet_AMPoll();
+    if (nodes > 1) ext_pause();
+  }
+  return NULL;
+}
+
+static void test_pollers(void) {
+  int n = poll_iters >= 0 ? poll_iters : nodes == 1 ? 300000 : 500;
+  pthread_t threads[2];
+  stop_polling = 0;
+  for (int t = 0; t < 2; t++)
+    EXT_CHECK(pthread_create(&threads[t], NULL, busy_poller, NULL) == 0, "pthread_create");
+  for (int i = 0; i < n; i++) {
+    int flags = i % 2 ? GASNET_BARRIERFLAG_ANONYMOUS : 0;
+    gasnet_barrier_notify(i, flags);
+    expect_rc(gasnet_barrier_wait(i, flags), GASNET_OK, "barrier beside two polling threads", i);
+  }
+  __atomic_store_n(&stop_polling, 1, __ATOMIC_RELEASE);
+  for (int t = 0; t < 2; t++) pthread_join(threads[t], NULL);
+  if (me == 0) printf("%s: %d barriers beside two polling threads\n", ext_progname, n);
+}
+#endif
+
 int main(int argc, char **argv) {
   static gasnet_handlerentry_t handlers[] = {
       {H_PING, (void (*)())ping_reqh},
@@ -390,8 +427,11 @@ int main(int argc, char **argv) {
       iters = atoi(argv[++i]);
     } else if (!strcmp(argv[i], "-mismatch-iters") && i + 1 < argc) {
       mismatch_iters = atoi(argv[++i]);
+    } else if (!strcmp(argv[i], "-poll-iters") && i + 1 < argc) {
+      poll_iters = atoi(argv[++i]);
     } else {
-      fprintf(stderr, "usage: %s [-barrier NAME] [-am] [-iters N] [-mismatch-iters N]\n",
+      fprintf(stderr,
+              "usage: %s [-barrier NAME] [-am] [-iters N] [-mismatch-iters N] [-poll-iters N]\n",
               ext_progname);
       return 2;
     }
@@ -406,6 +446,9 @@ int main(int argc, char **argv) {
   test_mismatch();
   test_stress();
   test_combined();
+#ifdef GASNET_PAR
+  test_pollers();
+#endif
 
   ext_barrier(); /* every node has checked everything */
   if (me == 0) {
