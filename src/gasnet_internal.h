@@ -202,16 +202,17 @@ extern void gasneti_wait_init(unsigned local_processes);
 extern int gasneti_pace_enabled;
 /* Back off once inside a wait loop that has already polled. */
 extern void gasneti_wait_backoff(unsigned *spins);
-/* The job is ending: another node has exited, and this node noticed at
- * noticed_ns. May it go on toward its own exit (a collective exit where
+/* The job is ending: another node has exited. May this node go on toward its own exit (a collective exit where
  * it finishes last: its main thread computes, prints, polls, or waits for
  * things that still complete)? Yes until timeout_s (GASNET_EXITTIMEOUT)
  * after the notice, unless its main thread is stuck: in one blocking wait
  * from the notice (or before) for half a second (a wait on the nodes that
  * left, which may never end). Conduits ask it on every poll that finds
  * the job ending, from any thread; a thread of a node that may not go on
- * ends it (GASNet-1: the client's SIGQUIT handler runs first). */
-extern int gasneti_exit_may_go_on(int64_t noticed_ns, double timeout_s);
+ * ends it (GASNet-1: the client's SIGQUIT handler runs first).
+ * *noticed_ns is the conduit's record of the notice, 0 until the first
+ * call, which sets it to the time of that call (atomically: any thread). */
+extern int gasneti_exit_may_go_on(int64_t *noticed_ns, double timeout_s);
 /* Set by gasneti_fatalerror before it ends the node: the job ends in a
  * failure, not in an exit some node chose. Conduits tell the others so,
  * and a node told so does not go on toward an exit of its own: it ends at

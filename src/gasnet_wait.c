@@ -120,9 +120,12 @@ static int gasneti_main_stuck(int64_t noticed_ns) {
   return now - since > GASNETI_EXIT_STUCK_NS;
 }
 
-int gasneti_exit_may_go_on(int64_t noticed_ns, double timeout_s) {
-  if (gasneti_now_ns() - noticed_ns > (int64_t)(timeout_s * 1e9)) return 0;
-  return !gasneti_main_stuck(noticed_ns);
+int gasneti_exit_may_go_on(int64_t *noticed_ns, double timeout_s) {
+  int64_t now = gasneti_now_ns(), unset = 0;
+  __atomic_compare_exchange_n(noticed_ns, &unset, now, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+  int64_t noticed = __atomic_load_n(noticed_ns, __ATOMIC_ACQUIRE);
+  if (now - noticed > (int64_t)(timeout_s * 1e9)) return 0;
+  return !gasneti_main_stuck(noticed);
 }
 
 static inline void gasneti_cpu_relax(void) {

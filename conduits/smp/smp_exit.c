@@ -87,20 +87,12 @@ static int gasnetc_smp_own_exit(void) {
   return __atomic_load_n(&gasnetc_smp_exiting, __ATOMIC_ACQUIRE);
 }
 
-/* When this node first saw the job ending. */
-static int64_t gasnetc_smp_noticed(void) {
-  int64_t now = gasneti_now_ns(), zero = 0;
-  __atomic_compare_exchange_n(&gasnetc_smp_noticed_ns, &zero, now, 0, __ATOMIC_ACQ_REL,
-                              __ATOMIC_ACQUIRE);
-  return __atomic_load_n(&gasnetc_smp_noticed_ns, __ATOMIC_ACQUIRE);
-}
-
 /* The slow path of gasnetc_smp_check_exit: the job is ending. */
 static void gasnetc_smp_job_ending(void) {
   if (gasnetc_smp_in_exit) return; /* this thread's exit path polls: let it */
   if (gasnetc_smp_own_exit()) gasnetc_smp_park();
   if (!gasnetc_smp_job_failed() &&
-      gasneti_exit_may_go_on(gasnetc_smp_noticed(), gasnetc_smp_exit_timeout))
+      gasneti_exit_may_go_on(&gasnetc_smp_noticed_ns, gasnetc_smp_exit_timeout))
     return;
   if (__atomic_exchange_n(&gasnetc_smp_exiting, 1, __ATOMIC_ACQ_REL)) gasnetc_smp_park();
   gasnetc_smp_in_exit = 1;

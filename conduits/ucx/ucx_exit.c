@@ -328,13 +328,6 @@ static void gasnetc_on_exit(int status, void *arg) {
 }
 
 /* ------------------------------------------------------------ seeing a notice */
-static int64_t gasnetc_first_noticed(void) {
-  int64_t now = gasneti_now_ns(), zero = 0;
-  __atomic_compare_exchange_n(&gasnetc_noticed_ns, &zero, now, 0, __ATOMIC_ACQ_REL,
-                              __ATOMIC_ACQUIRE);
-  return __atomic_load_n(&gasnetc_noticed_ns, __ATOMIC_ACQUIRE);
-}
-
 /* Besides a notice, this node's own exit stops its other threads: a client
  * thread polling in a loop would otherwise keep the conduit's lock from
  * the exiting thread, which needs it to tell the others. */
@@ -346,7 +339,7 @@ void gasnetc_exit_check(void) {
   if (gasnetc_exit_state != GASNETC_EXIT_NONE) return; /* this thread's exit path polls */
   if (__atomic_load_n(&gasnetc_exiting, __ATOMIC_ACQUIRE)) gasnetc_park();
   if (!__atomic_load_n(&gasnetc_noticed_failed, __ATOMIC_ACQUIRE) &&
-      gasneti_exit_may_go_on(gasnetc_first_noticed(), gasnetc_exit_timeout))
+      gasneti_exit_may_go_on(&gasnetc_noticed_ns, gasnetc_exit_timeout))
     return;
   if (__atomic_exchange_n(&gasnetc_exiting, 1, __ATOMIC_ACQ_REL)) gasnetc_park();
   gasnetc_exit_state = GASNETC_EXIT_ANSWERING;
