@@ -202,9 +202,9 @@ extern void gasneti_wait_init(unsigned local_processes);
 extern int gasneti_pace_enabled;
 /* Back off once inside a wait loop that has already polled. */
 extern void gasneti_wait_backoff(unsigned *spins);
-/* The job is ending: another node has exited. May this node go on toward its own exit (a collective exit where
- * it finishes last: its main thread computes, prints, polls, or waits for
- * things that still complete)? Yes until timeout_s (GASNET_EXITTIMEOUT)
+/* The job is ending: another node has exited. May this node go on toward
+ * its own exit (a collective exit where it finishes last: its main thread
+ * computes, prints, polls, or waits for things that still complete)? Yes until timeout_s (GASNET_EXITTIMEOUT)
  * after the notice, unless its main thread is stuck: in one blocking wait
  * from the notice (or before) for half a second (a wait on the nodes that
  * left, which may never end). Conduits ask it on every poll that finds
