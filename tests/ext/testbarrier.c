@@ -296,11 +296,14 @@ static void test_mismatch(void) {
 /* ------------------------------------------------------------ 4 */
 #ifdef GASNET_PAR
 static volatile int stop_polling;
+static const int poll_yielding = 0, poll_spinning = 1;
+/* Polls until stop_polling; yields between polls unless arg points to
+ * poll_spinning. */
 static void *poller(void *arg) {
-  (void)arg;
+  const int spin = arg && *(const int *)arg;
   while (!__atomic_load_n(&stop_polling, __ATOMIC_ACQUIRE)) {
     gasnet_AMPoll();
-    ext_pause();
+    if (!spin) ext_pause();
   }
   return NULL;
 }
@@ -388,23 +391,15 @@ static void test_combined(void) {
 
 /* ------------------------------------------------------------ 6 */
 #ifdef GASNET_PAR
-/* At one node nothing else needs the cores: the pollers spin, so that
- * their polls fall inside a notify as often as they can. */
-static void *busy_poller(void *arg) {
-  (void)arg;
-  while (!__atomic_load_n(&stop_polling, __ATOMIC_ACQUIRE)) {
-    gasnet_AMPoll();
-    if (nodes > 1) ext_pause();
-  }
-  return NULL;
-}
-
 static void test_pollers(void) {
   int n = poll_iters >= 0 ? poll_iters : nodes == 1 ? 300000 : 500;
+  /* At one node nothing else needs the cores: the pollers spin, so that
+   * their polls fall inside a notify as often as they can. */
+  const int *how = nodes == 1 ? &poll_spinning : &poll_yielding;
   pthread_t threads[2];
   stop_polling = 0;
   for (int t = 0; t < 2; t++)
-    EXT_CHECK(pthread_create(&threads[t], NULL, busy_poller, NULL) == 0, "pthread_create");
+    EXT_CHECK(pthread_create(&threads[t], NULL, poller, (void *)how) == 0, "pthread_create");
   for (int i = 0; i < n; i++) {
     int flags = i % 2 ? GASNET_BARRIERFLAG_ANONYMOUS : 0;
     gasnet_barrier_notify(i, flags);
