@@ -14,13 +14,14 @@
  * by UCX and copied again by us: through shared memory rendezvous moved 5
  * times as many bytes per second. Over TCP it costs a round trip more:
  * slower up to 128 KiB, faster from 512 KiB, 2 MiB puts in 0.4 of the
- * time of 64 KiB eager Longs.) The header is copied into a buffer of its
- * own that the send's completion frees. When UCX has not finished a send
- * at return (a large payload, a busy TCP socket), the sender waits,
- * progressing the worker: the payload is then the caller's again, and the
- * message is in the transport's hands, so it arrives even if this node
- * computes from now on and never polls. A request first takes a credit
- * for its receiver, polling (and so delivering) while it has none. */
+ * time of 64 KiB eager Longs.) The header stays on the sender's stack,
+ * which outlives the send since the sender waits for it: when UCX has not
+ * finished a send at return (a large payload, a busy TCP socket), the
+ * sender waits, progressing the worker: the payload is then the
+ * caller's again, and the message is in the transport's hands, so it
+ * arrives even if this node computes from now on and never polls. A
+ * request first takes a credit for its receiver, polling (and so
+ * delivering) while it has none. */
 #include "ucx_shm.h"
 
 #include "gasnet_copy.h"
@@ -55,13 +56,6 @@ void gasnetc_send_init(void) {
                        attr.max_am_header, GASNETC_HDR_MAX);
 }
 
-/* The header buffer lives until UCX is done with it. */
-static void gasnetc_header_free(void *request, ucs_status_t status, void *user_data) {
-  (void)request;
-  (void)status;
-  free(user_data);
-}
-
 /* A send nobody waits for frees its request too. */
 static void gasnetc_detached_done(void *request, ucs_status_t status, void *user_data) {
   (void)status;
@@ -69,45 +63,37 @@ static void gasnetc_detached_done(void *request, ucs_status_t status, void *user
   ucp_request_free(request);
 }
 
-/* Payloads up to this size of an AM its sender waits for are first
- * offered to UCX for immediate completion, with the header where the
- * caller has it (which stays there until the caller's wait is over): most
- * small messages then need no copy of the header, and no request. */
-#define GASNETC_IMMEDIATE_MAX 4096
-
 /* Start a UCP AM carrying hdr (len bytes) and the payload; lock held.
  * Returns UCX's request (NULL when already complete, or detached: nobody
- * waits for it). */
+ * waits for it). A sender that waits for its request (every AM) leaves the
+ * header where it has it, which stays there until the wait is over: no
+ * copy, and no request at all when UCX is done at once (short and bcopy
+ * sends through shared memory and an idle TCP socket). A detached send (a
+ * control message) copies its header into a buffer that the send's
+ * completion frees. */
 static void *gasnetc_am_start(gasnet_node_t dest, const void *hdr, size_t len, const void *payload,
                               size_t nbytes, int detached) {
   ucp_request_param_t param;
   size_t rndv_from = gasnetc_peer_mapped(dest) ? gasnetc_rndv_threshold : gasnetc_rndv_net_threshold;
   param.flags = nbytes >= rndv_from ? UCP_AM_SEND_FLAG_RNDV : UCP_AM_SEND_FLAG_EAGER;
-  void *req;
-  if (!detached && param.flags == UCP_AM_SEND_FLAG_EAGER && nbytes <= GASNETC_IMMEDIATE_MAX) {
-    param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL;
-    req = ucp_am_send_nbx(gasnetc_ucx.ep[dest], GASNETC_AM_ID, hdr, len, payload, nbytes, &param);
-    if (!UCS_PTR_IS_ERR(req)) return req; /* done (NULL), or the caller waits */
-    if (UCS_PTR_STATUS(req) != UCS_ERR_NO_RESOURCE) {
-      gasnetc_peer_lost(dest, UCS_PTR_STATUS(req));
-      return NULL;
-    }
+  param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+  void *copy = NULL;
+  if (detached) {
+    copy = malloc(len);
+    if (!copy) gasneti_fatalerror("ucx conduit: out of memory for a message header");
+    memcpy(copy, hdr, len);
+    hdr = copy;
+    param.op_attr_mask |= UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+    param.cb.send = gasnetc_detached_done;
+    param.user_data = copy;
   }
-  /* It will take a while: the header must live until UCX is done. */
-  void *copy = malloc(len);
-  if (!copy) gasneti_fatalerror("ucx conduit: out of memory for a message header");
-  memcpy(copy, hdr, len);
-  param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK |
-                       UCP_OP_ATTR_FIELD_USER_DATA;
-  param.cb.send = detached ? gasnetc_detached_done : gasnetc_header_free;
-  param.user_data = copy;
-  req = ucp_am_send_nbx(gasnetc_ucx.ep[dest], GASNETC_AM_ID, copy, len, payload, nbytes, &param);
-  if (req == NULL) free(copy);
-  else if (UCS_PTR_IS_ERR(req)) {
+  void *req = ucp_am_send_nbx(gasnetc_ucx.ep[dest], GASNETC_AM_ID, hdr, len, payload, nbytes, &param);
+  if (UCS_PTR_IS_ERR(req)) {
     free(copy);
     gasnetc_peer_lost(dest, UCS_PTR_STATUS(req));
-    req = NULL;
+    return NULL;
   }
+  if (req == NULL) free(copy); /* done at once: no callback */
   return detached ? NULL : req;
 }
 
