@@ -152,11 +152,13 @@ static ucs_status_t gasnetc_arrived_am(const gasnetc_hdr_t *h, const void *heade
   }
   /* A Medium payload stays in UCX's buffer until its handler has run when
    * UCX allows it (keepable: UCP_AM_RECV_ATTR_FLAG_DATA) and it is aligned
-   * as a Medium payload must be. In practice those are the messages of
-   * more than one transport fragment (over TCP from 8 KiB), which UCX put
-   * together in a buffer of its own: keeping it saves copying the whole
-   * payload once more. */
-  int keep = carried && keepable && ((uintptr_t)data & 15) == 0;
+   * as a Medium payload must be (GASNET_DATA_ALIGNMENT, 8 by default).
+   * UCX offers that for the messages of more than one transport fragment
+   * (over TCP from 8 KiB), which it put together in a buffer of its own,
+   * and for those its shared memory sends from a buffer of their own
+   * (more than fits a FIFO element); those sit 8 bytes past 16. Keeping
+   * it saves copying the whole payload once more. */
+  int keep = carried && keepable && ((uintptr_t)data & (GASNET_DATA_ALIGNMENT - 1)) == 0;
   gasnetc_pkt_t *p = gasnetc_pkt_alloc(hlen + (keep ? 0 : carried));
   memcpy(&p->hdr, header, hlen); /* UCX's header may be unaligned */
   if (keep) p->kept = data;
