@@ -21,7 +21,7 @@ static unsigned gasneti_amfence_unanswered; /* FENCEs whose FENCE_ACK has not co
 /* Receiving side. */
 static uint32_t *gasneti_amfence_ran;   /* per source: requests run to the end; atomic */
 static uint32_t *gasneti_amfence_until; /* per source: answer once ran reaches it */
-static int *gasneti_amfence_asked;      /* per source: an answer is due at until; atomic */
+static uint32_t *gasneti_amfence_asked; /* per source: an answer is due at until; atomic */
 static gasneti_amfence_list_t gasneti_amfence_to_answer; /* FENCE_ACKs not yet sent */
 
 static void *gasneti_amfence_calloc(size_t n, size_t size) {
@@ -39,7 +39,7 @@ void gasneti_amfence_init(const gasneti_amfence_conduit_t *conduit) {
   gasneti_amfence_ask_until = gasneti_amfence_calloc(n, sizeof(uint32_t));
   gasneti_amfence_ran = gasneti_amfence_calloc(n, sizeof(uint32_t));
   gasneti_amfence_until = gasneti_amfence_calloc(n, sizeof(uint32_t));
-  gasneti_amfence_asked = gasneti_amfence_calloc(n, sizeof(int));
+  gasneti_amfence_asked = gasneti_amfence_calloc(n, sizeof(uint32_t));
   gasneti_amfence_to_answer.peers = gasneti_amfence_calloc(n, sizeof(gasnet_node_t));
 }
 
@@ -97,23 +97,22 @@ static int gasneti_amfence_reached(uint32_t ran, uint32_t until) {
 
 /* Whoever sees the answer due and clears the flag queues it (lock held). */
 static void gasneti_amfence_answer_if_due(gasnet_node_t src) {
-  uint32_t ran = __atomic_load_n(&gasneti_amfence_ran[src], __ATOMIC_SEQ_CST);
+  uint32_t ran = gasneti_mt_load(&gasneti_amfence_ran[src]);
   if (!gasneti_amfence_reached(ran, gasneti_amfence_until[src])) return;
-  int asked = 1;
-  if (__atomic_compare_exchange_n(&gasneti_amfence_asked[src], &asked, 0, 0, __ATOMIC_SEQ_CST,
-                                  __ATOMIC_SEQ_CST))
+  uint32_t asked = 1;
+  if (gasneti_mt_cas(&gasneti_amfence_asked[src], &asked, 0))
     gasneti_amfence_to_answer.peers[gasneti_amfence_to_answer.n++] = src;
 }
 
 void gasneti_amfence_asked_by(gasnet_node_t src, uint32_t until) {
   gasneti_amfence_until[src] = until;
-  __atomic_store_n(&gasneti_amfence_asked[src], 1, __ATOMIC_SEQ_CST);
+  gasneti_mt_store(&gasneti_amfence_asked[src], 1);
   gasneti_amfence_answer_if_due(src);
 }
 
 void gasneti_amfence_ran_request(gasnet_node_t src) {
-  __atomic_add_fetch(&gasneti_amfence_ran[src], 1, __ATOMIC_SEQ_CST);
-  if (!__atomic_load_n(&gasneti_amfence_asked[src], __ATOMIC_SEQ_CST)) return;
+  gasneti_mt_add(&gasneti_amfence_ran[src], 1);
+  if (!gasneti_mt_load(&gasneti_amfence_asked[src])) return;
   gasneti_amfence_conduit.lock();
   gasneti_amfence_answer_if_due(src);
   gasneti_amfence_flush();
@@ -122,7 +121,6 @@ void gasneti_amfence_ran_request(gasnet_node_t src) {
 
 void gasneti_amfence_wait_ran(gasnet_node_t src, uint32_t until) {
   unsigned spins = 0;
-  while (!gasneti_amfence_reached(__atomic_load_n(&gasneti_amfence_ran[src], __ATOMIC_SEQ_CST),
-                                  until))
+  while (!gasneti_amfence_reached(gasneti_mt_load(&gasneti_amfence_ran[src]), until))
     gasneti_wait_step(&spins);
 }

@@ -11,6 +11,7 @@
 #include <gasnet.h>
 #include <gasnet_hooks.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #if defined(GASNET_PAR) || defined(GASNET_PARSYNC)
@@ -18,6 +19,49 @@
 #define GASNETI_THREAD_LOCAL __thread
 #else
 #define GASNETI_THREAD_LOCAL
+#endif
+
+/* ------------------------------------------------------------ counters of the AM path
+ * Words that client threads share in PAR builds (credits, fence counts)
+ * are read and changed with these. A SEQ build runs one client thread and
+ * the library starts none there (the collectives' progress thread exists
+ * in PAR builds only), so plain loads and stores do: a locked instruction
+ * right after a message's stores into shared memory waits for them to
+ * leave the core, which a ping-pong pays on every message. */
+#ifdef GASNETI_THREADS
+static inline uint32_t gasneti_mt_load(const uint32_t *p) {
+  return __atomic_load_n(p, __ATOMIC_SEQ_CST);
+}
+static inline void gasneti_mt_store(uint32_t *p, uint32_t v) {
+  __atomic_store_n(p, v, __ATOMIC_SEQ_CST);
+}
+static inline uint32_t gasneti_mt_add(uint32_t *p, uint32_t v) { /* the new value */
+  return __atomic_add_fetch(p, v, __ATOMIC_SEQ_CST);
+}
+static inline uint32_t gasneti_mt_exchange(uint32_t *p, uint32_t v) {
+  return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);
+}
+/* Replace *p by desired if it holds *expected; else *expected = *p. */
+static inline int gasneti_mt_cas(uint32_t *p, uint32_t *expected, uint32_t desired) {
+  return __atomic_compare_exchange_n(p, expected, desired, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+#else
+static inline uint32_t gasneti_mt_load(const uint32_t *p) { return *p; }
+static inline void gasneti_mt_store(uint32_t *p, uint32_t v) { *p = v; }
+static inline uint32_t gasneti_mt_add(uint32_t *p, uint32_t v) { return *p += v; }
+static inline uint32_t gasneti_mt_exchange(uint32_t *p, uint32_t v) {
+  uint32_t old = *p;
+  *p = v;
+  return old;
+}
+static inline int gasneti_mt_cas(uint32_t *p, uint32_t *expected, uint32_t desired) {
+  if (*p != *expected) {
+    *expected = *p;
+    return 0;
+  }
+  *p = desired;
+  return 1;
+}
 #endif
 
 /* ------------------------------------------------------------ job state */

@@ -104,7 +104,7 @@ void gasnetc_send_ctrl(gasnet_node_t dest, gasnetc_kind_t kind, uint32_t seq) {
   hdr.src = gasneti_mynode;
   hdr.seq = seq;
   if (kind == GASNETC_K_CREDIT)
-    hdr.credits = (uint16_t)__atomic_exchange_n(&gasnetc_ucx.owed[dest], 0, __ATOMIC_ACQ_REL);
+    hdr.credits = (uint16_t)gasneti_mt_exchange(&gasnetc_ucx.owed[dest], 0);
   gasnetc_am_start(dest, &hdr, sizeof(hdr), NULL, 0, 1);
 }
 
@@ -114,16 +114,16 @@ static inline uint32_t gasnetc_credit_threshold(void) {
 }
 
 void gasnetc_credit_returned(gasnet_node_t src, unsigned n) {
-  if (n) __atomic_fetch_add(&gasnetc_ucx.credits[src], n, __ATOMIC_ACQ_REL);
+  if (n) gasneti_mt_add(&gasnetc_ucx.credits[src], n);
 }
 
 static void gasnetc_credit_take(gasnet_node_t dest) {
   uint32_t *c = &gasnetc_ucx.credits[dest];
   unsigned spins = 0;
   for (;;) {
-    uint32_t v = __atomic_load_n(c, __ATOMIC_ACQUIRE);
+    uint32_t v = gasneti_mt_load(c);
     if (v) {
-      if (__atomic_compare_exchange_n(c, &v, v - 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return;
+      if (gasneti_mt_cas(c, &v, v - 1)) return;
       continue;
     }
     gasneti_wait_step(&spins);
@@ -131,12 +131,12 @@ static void gasnetc_credit_take(gasnet_node_t dest) {
 }
 
 void gasnetc_credit_owe(gasnet_node_t src) {
-  uint32_t owed = __atomic_add_fetch(&gasnetc_ucx.owed[src], 1, __ATOMIC_ACQ_REL);
+  uint32_t owed = gasneti_mt_add(&gasnetc_ucx.owed[src], 1);
   if (owed < gasnetc_credit_threshold()) return;
   gasnetc_lock();
   if (src == gasneti_mynode)
-    gasnetc_credit_returned(src, __atomic_exchange_n(&gasnetc_ucx.owed[src], 0, __ATOMIC_ACQ_REL));
-  else if (__atomic_load_n(&gasnetc_ucx.owed[src], __ATOMIC_ACQUIRE) >= gasnetc_credit_threshold())
+    gasnetc_credit_returned(src, gasneti_mt_exchange(&gasnetc_ucx.owed[src], 0));
+  else if (gasneti_mt_load(&gasnetc_ucx.owed[src]) >= gasnetc_credit_threshold())
     gasnetc_send_ctrl(src, GASNETC_K_CREDIT, 0);
   gasnetc_unlock();
 }
@@ -180,7 +180,7 @@ static void gasnetc_send_am(gasnet_node_t dest, const gasneti_am_t *msg) {
   }
   gasnetc_lock();
   hdr->seq = gasnetc_ucx.send_seq[dest][ch]++;
-  hdr->credits = (uint16_t)__atomic_exchange_n(&gasnetc_ucx.owed[dest], 0, __ATOMIC_ACQ_REL);
+  hdr->credits = (uint16_t)gasneti_mt_exchange(&gasnetc_ucx.owed[dest], 0);
   if (dest == gasneti_mynode) {
     gasnetc_credit_returned(dest, hdr->credits);
     hdr->credits = 0;
