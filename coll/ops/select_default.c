@@ -57,17 +57,19 @@ static size_t gasnete_coll_flow_threshold = 131072;
 /* From this many bytes per block, broadcast, scatter, gather, gather_all
  * and exchange out of the segment read their peers' buffers directly
  * (one cross-memory copy per block) where the conduit reads every node;
- * GASNET_COLL_DIRECT_THRESHOLD. Measured on smp at 2, 3, 4 and 8 ranks,
- * each op forced to direct against the rules of the time, alternated:
- * from 64 KiB direct took 0.32-0.86 of their median time for every op
- * and team size (the pipe and flow hand the data through a shared ring,
- * so every cache line passes from the writer's core to the reader's, and
- * each 64 KiB hand-over is announced and acknowledged; eager AMs copy
- * twice); at 32 KiB it took 0.39-1.73 of it depending on op and ranks,
- * at 16 KiB 1.0-2.8 (docs/performance.md, "Direct reads from 64 KiB").
+ * GASNET_COLL_DIRECT_THRESHOLD. On an Intel host direct won from
+ * 64 KiB (0.32-0.86 of the time of the rings' algorithms at 2, 3, 4 and 8
+ * ranks), the default once. On the AMD EPYC host of these measurements
+ * now, with the rings since made cheaper, the algorithms that hand the
+ * data through the rings took 0.28-0.97 of direct's time from 64 KiB to
+ * 2 MiB at 2, 3, 4 and 8 ranks on the faster placement of its CPUs, and
+ * 0.31-1.16 on the slower (above 1 only for broadcast and scatter at 2
+ * ranks and 1-2 MiB, 1.10-1.14, and two single cells), while at 4 MiB
+ * direct's gather_all and exchange took 0.45-0.93 of theirs, the rooted
+ * ops 0.86-1.52 (docs/performance.md, "Direct reads only from 4 MiB").
  * On a team of 2 the rank that would wait writes a share of each block
  * itself (coll_readfan.c). */
-static size_t gasnete_coll_direct_threshold = 65536;
+static size_t gasnete_coll_direct_threshold = 4194304;
 
 /* A byte count from the environment: decimal digits only, so a typo (a
  * suffix, a sign) ends the job instead of silently becoming 0. */
