@@ -19,9 +19,9 @@ static gasneti_amfence_list_t gasneti_amfence_to_ask; /* FENCEs not yet sent */
 static uint32_t *gasneti_amfence_ask_until;           /* the number each names */
 static unsigned gasneti_amfence_unanswered; /* FENCEs whose FENCE_ACK has not come; atomic */
 /* Receiving side. */
-static uint32_t *gasneti_amfence_ran;   /* per source: requests run to the end; atomic */
+static uint32_t *gasneti_amfence_ran;   /* per source: requests run to the end; gasneti_mt_* */
 static uint32_t *gasneti_amfence_until; /* per source: answer once ran reaches it */
-static uint32_t *gasneti_amfence_asked; /* per source: an answer is due at until; atomic */
+static uint32_t *gasneti_amfence_asked; /* per source: an answer is due at until; gasneti_mt_* */
 static gasneti_amfence_list_t gasneti_amfence_to_answer; /* FENCE_ACKs not yet sent */
 
 static void *gasneti_amfence_calloc(size_t n, size_t size) {

@@ -115,8 +115,8 @@ typedef struct {
   gasnet_node_t *host;    /* per node: the lowest node of its host */
   unsigned local_procs;   /* nodes on this host */
   uint32_t window;        /* credits per peer */
-  uint32_t *credits;      /* per peer: requests we may still send it (atomic) */
-  uint32_t *owed;         /* per peer: credits we owe it (atomic) */
+  uint32_t *credits;      /* per peer: requests we may still send it (gasneti_mt_*) */
+  uint32_t *owed;         /* per peer: credits we owe it (gasneti_mt_*) */
   uint32_t (*send_seq)[GASNETC_NCH]; /* per peer and stream: the next number to send */
   uint32_t (*recv_seq)[GASNETC_NCH]; /* per peer and stream: the next number to queue */
   gasnetc_pkt_t *(*held)[GASNETC_NCH]; /* per peer and stream: early arrivals, by number */
