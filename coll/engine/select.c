@@ -50,7 +50,7 @@ static void gasnete_coll_unknown_alg(const gasnete_coll_alg_table_t *t, const ch
     strncat(valid, i ? ", " : "", sizeof(valid) - strlen(valid) - 1);
     strncat(valid, t->algs[i].name, sizeof(valid) - strlen(valid) - 1);
   }
-  gasneti_fatalerror("gasnet_coll_init: %s=\"%s\" is not the name of a %s algorithm; valid names: %s",
+  gasneti_fatalerror("gasnet_coll_init: %s=\"%s\" is not the name of any %s algorithm; valid names: %s",
                      t->env_name, name, t->op_name, valid);
 }
 
