@@ -65,8 +65,9 @@ static size_t gasnete_coll_flow_threshold = 131072;
  * 2 MiB at 2, 3, 4 and 8 ranks on the faster placement of its CPUs, and
  * 0.31-1.16 on the slower (above 1 only for broadcast and scatter at 2
  * ranks and 1-2 MiB, 1.10-1.14, and two single cells), while at 4 MiB
- * direct's gather_all and exchange took 0.45-0.93 of theirs, the rooted
- * ops 0.86-1.52 (docs/performance.md, "Direct reads only from 4 MiB").
+ * direct's gather_all and exchange took 0.45-0.93 of their time at 2 and
+ * 4 ranks (1.08-1.41 at 3), the rooted ops 0.86-1.52 (docs/performance.md,
+ * "Direct reads only from 4 MiB").
  * On a team of 2 the rank that would wait writes a share of each block
  * itself (coll_readfan.c). */
 static size_t gasnete_coll_direct_threshold = 4194304;
