@@ -111,6 +111,19 @@ extern int gasneti_AMRequestLongAnywhereM(gasnet_node_t dest, gasnet_handler_t h
                                           void *source_addr, size_t nbytes, void *dest_addr,
                                           int numargs, ...);
 
+/* ------------------------------------------------------------ a host's memory between supernodes
+ * gasneti_host_memory_paths() says whether the conduit moves AM payloads
+ * between two nodes of one host that are in different supernodes through
+ * that host's memory rather than a network: a Long into the segment as a
+ * copy through a mapping of it, and a large payload anywhere else as one
+ * copy into place. The ucx conduit says so when UCX reaches every such
+ * peer through its shared-memory transports (no supernodes, or smaller
+ * ones than the host); a conduit that cannot tell (mpi: MPI picks its own
+ * transport) says 0. Decided at attach, the same on every node: the
+ * collectives choose algorithms by it (docs/collectives.md, "Puts into
+ * buffers outside the segment"). */
+extern int gasneti_host_memory_paths(void);
+
 /* ------------------------------------------------------------ settings
  * An environment variable, read as gasnet_getenv reads it, reported by
  * GASNET_VERBOSEENV with dflt_desc when it is unset (what the layer will

@@ -209,6 +209,9 @@ int gasneti_long_anywhere(gasnet_node_t node) {
          gasneti_supernode_of(node) != gasneti_supernode_of(gasneti_mynode);
 }
 
+int gasneti_host_memory;
+int gasneti_host_memory_paths(void) { return gasneti_host_memory; }
+
 int gasneti_AMRequestLongAnywhereM(gasnet_node_t dest, gasnet_handler_t handler,
                                    void *source_addr, size_t nbytes, void *dest_addr,
                                    int numargs, ...) {

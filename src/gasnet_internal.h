@@ -84,6 +84,10 @@ static inline gasnet_node_t gasneti_supernode_of(gasnet_node_t node) {
   return gasneti_supernodes[node];
 }
 
+/* Set by the conduit at attach, the same on every node: what
+ * gasneti_host_memory_paths (gasnet_hooks.h) answers. 0 unless set. */
+extern int gasneti_host_memory;
+
 /* ------------------------------------------------------------ errors */
 /* Report a recoverable error once, where it is detected, and return it:
  *   return gasneti_error(GASNET_ERR_BAD_ARG, "gasnet_attach", "segsize %zu ...", n); */

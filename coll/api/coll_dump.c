@@ -86,10 +86,12 @@ void gasnete_coll_dumpTuningState(char *filename, gasnet_team_handle_t handle) {
   if (!team) return;
   FILE *f = gasnete_coll_dump_open(filename, call);
   fprintf(f,
-          "# gasnet_coll tuning state: team id %u, %u ranks; GASNET_COLL_PUT_THRESHOLD=%zu; "
-          "GASNET_COLL_FLOW_THRESHOLD=%zu; GASNET_COLL_DIRECT_THRESHOLD=%zu\n",
-          (unsigned)team->id, (unsigned)team->size, gasnete_coll_select_put_threshold(team),
-          gasnete_coll_select_flow_threshold(), gasnete_coll_select_direct_threshold());
+          "# gasnet_coll tuning state: team id %u, %u ranks; GASNET_COLL_PUT_THRESHOLD=%zu "
+          "(%zu outside the segment); GASNET_COLL_FLOW_THRESHOLD=%zu; "
+          "GASNET_COLL_DIRECT_THRESHOLD=%zu\n",
+          (unsigned)team->id, (unsigned)team->size, gasnete_coll_select_put_threshold(team, 1),
+          gasnete_coll_select_put_threshold(team, 0), gasnete_coll_select_flow_threshold(),
+          gasnete_coll_select_direct_threshold());
   for (int k = 0; k < GASNETE_COLL_KIND_COUNT; k++) {
     gasnete_coll_dump_algs(f, (gasnete_coll_kind_t)k);
     gasnete_coll_dump_choices(f, (gasnete_coll_kind_t)k, team);

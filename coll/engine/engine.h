@@ -134,6 +134,11 @@ struct gasnete_coll_team_s {
    * (gasneti_long_anywhere): puts may target buffers outside the segment
    * (patterns/coll_hier.h, patterns/coll_putfan.h). */
   int puts_anywhere;
+  /* Every rank on a supernode of its own, all on one host, and the
+   * conduit moves their payloads through the host's memory
+   * (gasneti_host_memory_paths): puts into the segment pay from smaller
+   * blocks than across a network (ops/select_default.c). */
+  int one_host_apart;
   struct gasnete_coll_team_barrier_s *barrier; /* its team barrier (teams/teams.h) */
   struct gasnete_coll_images_s *images;        /* its images (images/images.h); NULL: ALL's */
   gasnet_image_t frees; /* gasnet_coll_team_free calls so far (one per image) */

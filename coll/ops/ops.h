@@ -12,7 +12,7 @@
  * and read the thresholds (GASNET_COLL_PUT_THRESHOLD, _FLOW_, _DIRECT_). */
 extern void gasnete_coll_ops_init(void);
 /* The thresholds the default rule uses (gasnet_coll_dumpTuningState). */
-extern size_t gasnete_coll_select_put_threshold(const gasnete_coll_team_t *team);
+extern size_t gasnete_coll_select_put_threshold(const gasnete_coll_team_t *team, int in_segment);
 extern size_t gasnete_coll_select_direct_threshold(void);
 extern size_t gasnete_coll_select_flow_threshold(void);
 

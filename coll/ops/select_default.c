@@ -31,8 +31,20 @@
  * transport's buffers; over UCX's TCP at 2 ranks gather_all and exchange
  * took a third of their time, broadcast three quarters; at 256 KiB put
  * lost for broadcast and scatter at 4 ranks (docs/ucx-conduit.md, "Blocks
- * outside the segment by put"). */
+ * outside the segment by put").
+ * A team on one host whose ranks are each on a supernode of their own,
+ * where the conduit moves payloads through the host's memory
+ * (team->one_host_apart: ucx over UCX's shared memory), is no network
+ * for a destination in the segment: a Long there is a copy through UCX's
+ * mapping of it, so the puts' READY costs little. There put took 0.41-0.69
+ * of the AM algorithms' time at 2 ranks at 32 and 64 KiB, and 0.35-0.91
+ * at 4 but for the broadcast (1.6 and 1.04) and the 32 KiB scatter
+ * (1.04); below 32 KiB it lost the rooted ops at 4 ranks by up to 3.5
+ * times. Outside the segment such a Long is a rendezvous like any other
+ * and the 512 KiB rule stands (docs/ucx-conduit.md, "Eager Mediums and
+ * puts in the segment inside a host"). */
 static size_t gasnete_coll_put_threshold = 8192;
+static size_t gasnete_coll_put_threshold_host = 32768;
 static size_t gasnete_coll_put_threshold_net = 524288;
 
 /* At and above this many bytes per block, the flow-controlled algorithms
@@ -144,8 +156,9 @@ static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a,
   gasnet_node_t size = team->size;
   int hier = gasnete_coll_hier_pays(team);
   int networked = gasnete_coll_team_networked(team);
-  int put_ok = ((a->flags & GASNET_COLL_DST_IN_SEGMENT) || team->puts_anywhere) &&
-               a->nbytes >= gasnete_coll_select_put_threshold(team);
+  int in_segment = (a->flags & GASNET_COLL_DST_IN_SEGMENT) != 0;
+  int put_ok = (in_segment || team->puts_anywhere) &&
+               a->nbytes >= gasnete_coll_select_put_threshold(team, in_segment);
   int direct_ok = gasnete_coll_readfan_available() && a->nbytes >= gasnete_coll_direct_threshold;
   int large = a->nbytes >= gasnete_coll_flow_threshold;
   int few = size <= GASNETE_COLL_FEW_RANKS;
@@ -233,12 +246,15 @@ void gasnete_coll_ops_init(void) {
                         gasnete_coll_reduce_algs, gasnete_coll_reduce_nalgs);
   gasnete_coll_register(GASNETE_COLL_SCAN, "scan", "GASNET_COLL_SCAN_ALG", gasnete_coll_scan_algs,
                         gasnete_coll_scan_nalgs);
-  char put_desc[96], flow_desc[32];
-  snprintf(put_desc, sizeof(put_desc), "%zu (%zu on teams over several supernodes)",
-           gasnete_coll_put_threshold, gasnete_coll_put_threshold_net);
+  char put_desc[160], flow_desc[32];
+  snprintf(put_desc, sizeof(put_desc),
+           "%zu (%zu on teams over several supernodes, %zu into the segment on one host through "
+           "its memory)",
+           gasnete_coll_put_threshold, gasnete_coll_put_threshold_net,
+           gasnete_coll_put_threshold_host);
   snprintf(flow_desc, sizeof(flow_desc), "%zu", gasnete_coll_flow_threshold);
   if (gasneti_getenv_verbose("GASNET_COLL_PUT_THRESHOLD", put_desc))
-    gasnete_coll_put_threshold = gasnete_coll_put_threshold_net =
+    gasnete_coll_put_threshold = gasnete_coll_put_threshold_net = gasnete_coll_put_threshold_host =
         gasnete_coll_env_bytes("GASNET_COLL_PUT_THRESHOLD", gasnete_coll_put_threshold, put_desc);
   gasnete_coll_flow_threshold =
       gasnete_coll_env_bytes("GASNET_COLL_FLOW_THRESHOLD", gasnete_coll_flow_threshold, flow_desc);
@@ -248,9 +264,10 @@ void gasnete_coll_ops_init(void) {
       "GASNET_COLL_DIRECT_THRESHOLD", gasnete_coll_direct_threshold, direct_desc);
 }
 
-size_t gasnete_coll_select_put_threshold(const gasnete_coll_team_t *team) {
-  return gasnete_coll_team_networked(team) ? gasnete_coll_put_threshold_net
-                                           : gasnete_coll_put_threshold;
+size_t gasnete_coll_select_put_threshold(const gasnete_coll_team_t *team, int in_segment) {
+  if (!gasnete_coll_team_networked(team)) return gasnete_coll_put_threshold;
+  if (team->one_host_apart && in_segment) return gasnete_coll_put_threshold_host;
+  return gasnete_coll_put_threshold_net;
 }
 size_t gasnete_coll_select_direct_threshold(void) { return gasnete_coll_direct_threshold; }
 size_t gasnete_coll_select_flow_threshold(void) { return gasnete_coll_flow_threshold; }

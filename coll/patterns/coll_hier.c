@@ -3,19 +3,15 @@
  * Learned once, when the team is made, from the public gasnet_getNodeInfo
  * (the conduit's supernodes: the processes of a host sharing memory), so
  * every member computes the same runs and the hier algorithms build the
- * same tree everywhere. */
+ * same tree everywhere; and whether the team's ranks are on one host. */
 #include "patterns/coll_hier.h"
 
 #include <stdlib.h>
 
-/* Are the team's ranks each on a supernode of their own, and does the
- * conduit take Longs to any address between supernodes? The same answer
- * on every member: the table and the conduit's flag are the job's. */
-static int gasnete_coll_puts_anywhere(const gasnete_coll_team_t *team, const uint32_t *supernode_of,
-                                      gasnet_node_t nodes) {
+/* Are the team's ranks (at least 2) each on a supernode of their own? */
+static int gasnete_coll_ranks_apart(const gasnete_coll_team_t *team, const uint32_t *supernode_of,
+                                    gasnet_node_t nodes) {
   if (team->size < 2) return 0;
-  gasnet_node_t peer = gasnete_coll_rank2node(team, team->myrank ? 0 : 1);
-  if (!gasneti_long_anywhere(peer)) return 0;
   uint8_t *seen = gasnete_coll_calloc(nodes, 1);
   int distinct = 1;
   for (gasnet_node_t r = 0; r < team->size && distinct; r++) {
@@ -25,6 +21,25 @@ static int gasnete_coll_puts_anywhere(const gasnete_coll_team_t *team, const uin
   }
   free(seen);
   return distinct;
+}
+
+/* Are they all on one host? */
+static int gasnete_coll_one_host(const gasnete_coll_team_t *team, const gasnet_nodeinfo_t *info) {
+  gasnet_node_t first = info[gasnete_coll_rank2node(team, 0)].host;
+  for (gasnet_node_t r = 1; r < team->size; r++)
+    if (info[gasnete_coll_rank2node(team, r)].host != first) return 0;
+  return 1;
+}
+
+/* Every answer below is the same on every member: the node table and the
+ * conduit's flags are the job's. */
+static void gasnete_coll_learn_puts(gasnete_coll_team_t *team, const gasnet_nodeinfo_t *info,
+                                    const uint32_t *supernode_of, gasnet_node_t nodes) {
+  int apart = gasnete_coll_ranks_apart(team, supernode_of, nodes);
+  /* Does the conduit take Longs to any address between supernodes? */
+  gasnet_node_t peer = apart ? gasnete_coll_rank2node(team, team->myrank ? 0 : 1) : 0;
+  team->puts_anywhere = apart && gasneti_long_anywhere(peer);
+  team->one_host_apart = apart && gasnete_coll_one_host(team, info) && gasneti_host_memory_paths();
 }
 
 void gasnete_coll_hier_learn(gasnete_coll_team_t *team, const char *call) {
@@ -45,7 +60,7 @@ void gasnete_coll_hier_learn(gasnete_coll_team_t *team, const char *call) {
   hier->run_start = kept ? kept : run_start;
   gasnete_coll_hier_forget(team); /* GASNET_TEAM_ALL's, if learned before */
   team->hier = hier;
-  team->puts_anywhere = gasnete_coll_puts_anywhere(team, supernode_of, nodes);
+  gasnete_coll_learn_puts(team, info, supernode_of, nodes);
   free(supernode_of);
   free(info);
 }

@@ -49,7 +49,10 @@ void gasnetc_exit(int exitcode) {
 }
 
 /* PORTER 3: create this node's segment, exchange addresses, fill
- * gasneti_seginfo[] for every node; collective. */
+ * gasneti_seginfo[] for every node; collective. (Optional: set
+ * gasneti_host_memory, the same on every node, if payloads between nodes
+ * of one host in different supernodes go through the host's memory:
+ * docs/porting.md.) */
 int gasnetc_attach_segment(uintptr_t segsize) {
   (void)segsize;
   gasnetc_unwritten("gasnetc_attach_segment");

@@ -51,13 +51,6 @@ void gasnetc_boot_allgather(const void *mine, size_t len, void *all, const char 
   gasnetc_boot_check(rc, call);
 }
 
-static void gasnetc_barrier(const char *call) {
-  gasnetc_exit_bootstrap_enter();
-  int rc = gasneti_bootstrap_barrier(&gasnetc_boot);
-  gasnetc_exit_bootstrap_leave();
-  gasnetc_boot_check(rc, call);
-}
-
 /* UCX's threads (its async progress thread, made while the worker and
  * the connections are) start with every signal blocked, so the process's
  * signals, and the exit path they run, come to the client's threads,
@@ -335,6 +328,18 @@ static void gasnetc_exchange_rkeys(const gasnetc_seginfo_t *info, const void *rk
   free(block);
 }
 
+/* gasneti_host_memory: UCX maps the segment of every peer of its host
+ * outside its supernode, on every node (the answer must be the job's). */
+static void gasnetc_agree_host_memory(void) {
+  uint8_t mine = (uint8_t)gasnetc_rma_host_mapped();
+  uint8_t *all = gasnetc_calloc(gasneti_nodes, 1);
+  gasnetc_boot_allgather(&mine, 1, all, "gasnet_attach");
+  int every = 1;
+  for (gasnet_node_t i = 0; i < gasneti_nodes; i++) every &= all[i];
+  gasneti_host_memory = every;
+  free(all);
+}
+
 int gasnetc_attach_segment(uintptr_t segsize) {
   gasnetc_seginfo_t mine, *all = gasnetc_calloc(gasneti_nodes, sizeof(*all));
   memset(&mine, 0, sizeof(mine));
@@ -366,7 +371,8 @@ int gasnetc_attach_segment(uintptr_t segsize) {
   gasnetc_exchange_rkeys(all, rkey, mine.rkey_len);
   if (rkey) ucp_rkey_buffer_release(rkey);
   free(all);
-  gasnetc_barrier("gasnet_attach");
+  gasnetc_rma_find_mapped();
+  gasnetc_agree_host_memory(); /* also the barrier: every key is unpacked */
   gasneti_bootstrap_close(&gasnetc_boot);
   gasnetc_rma_attach();
   return GASNET_OK;

@@ -196,6 +196,12 @@ extern void gasnetc_fence_run_own(void);
 
 /* ------------------------------------------------------------ ucx_rma.c */
 extern void gasnetc_rma_init(void);
+/* gasnetc_attach_segment, once every node's key is unpacked: which
+ * peers' segments UCX maps into this process. */
+extern void gasnetc_rma_find_mapped(void);
+/* ... and whether it maps every peer of this host outside this node's
+ * supernode (vacuously so when there is none). */
+extern int gasnetc_rma_host_mapped(void);
 /* gasnetc_attach_segment: register the extended-API overrides. */
 extern void gasnetc_rma_attach(void);
 /* A Long of nbytes to dest, large enough to go by RMA: put it at its

@@ -245,7 +245,7 @@ static gasnete_conduit_ops_t gasnetc_ucx_ops = {
 
 /* Which peers' segments are mapped here: ucp_rkey_ptr answers for the
  * shared-memory transports. */
-static void gasnetc_find_mapped(void) {
+void gasnetc_rma_find_mapped(void) {
   gasnetc_mapped = calloc(gasneti_nodes, 1);
   gasnetc_mapped_offset = calloc(gasneti_nodes, sizeof(*gasnetc_mapped_offset));
   if (!gasnetc_mapped || !gasnetc_mapped_offset) gasneti_fatalerror("gasnet_attach: out of memory");
@@ -256,6 +256,14 @@ static void gasnetc_find_mapped(void) {
     gasnetc_mapped[i] = 1;
     gasnetc_mapped_offset[i] = (intptr_t)((uintptr_t)local - (uintptr_t)base);
   }
+}
+
+int gasnetc_rma_host_mapped(void) {
+  for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
+    if (i == gasneti_mynode || gasnetc_shm_is_member(i)) continue;
+    if (gasnetc_ucx.host[i] == gasnetc_ucx.host[gasneti_mynode] && !gasnetc_mapped[i]) return 0;
+  }
+  return 1;
 }
 
 /* Whether UCP would emulate RMA to this peer with active messages that the
@@ -308,7 +316,6 @@ static void gasnetc_choose_rma(void) {
 
 void gasnetc_rma_attach(void) {
   gasnetc_ucx_shm_attach(&gasnetc_ucx_ops);
-  gasnetc_find_mapped();
   gasnetc_choose_rma();
   gasnete_register_conduit_ops(&gasnetc_ucx_ops);
 }

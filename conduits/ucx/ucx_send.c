@@ -9,13 +9,13 @@
  * to a peer reached through UCX's shared memory, GASNET_UCX_RNDV_NET_THRESHOLD
  * or more to any other. That goes by rendezvous (UCP_AM_SEND_FLAG_RNDV),
  * the receiver fetches it straight into its packet or, for a Long, into
- * its segment (ucx_poll.c), and the send completes once it has. (An eager
- * 64 KiB Medium is cut into the transport's fragments, put back together
- * by UCX and copied again by us: through shared memory rendezvous moved 5
- * times as many bytes per second. Over TCP it costs a round trip more:
- * slower up to 128 KiB, faster from 512 KiB, 2 MiB puts in 0.4 of the
- * time of 64 KiB eager Longs.) The header stays on the sender's stack,
- * which outlives the send since the sender waits for it: when UCX has not
+ * its segment (ucx_poll.c), and the send completes once it has. (Through
+ * shared memory an eager Medium stays in the buffer UCX put it together
+ * in, and a 64 KiB one's round trip eagerly took a half to a quarter of
+ * its time by rendezvous, so every Medium goes eagerly there. Over TCP
+ * rendezvous costs a round trip more: slower up to 128 KiB, faster from
+ * 512 KiB, 2 MiB puts in 0.4 of the time of 64 KiB eager Longs.) The
+ * header stays on the sender's stack, which outlives the send since the sender waits for it: when UCX has not
  * finished a send at return (a large payload, a busy TCP socket), the
  * sender waits, progressing the worker: the payload is then the
  * caller's again, and the message is in the transport's hands, so it
@@ -38,7 +38,7 @@
 
 /* Payloads of at least this many bytes go by rendezvous: to a peer whose
  * segment UCX maps (its shared memory), and to any other. */
-#define GASNETC_RNDV_DEFAULT_THRESHOLD 32768
+#define GASNETC_RNDV_DEFAULT_THRESHOLD 262144
 #define GASNETC_RNDV_NET_DEFAULT_THRESHOLD 262144
 static size_t gasnetc_rndv_threshold, gasnetc_rndv_net_threshold;
 

@@ -32,7 +32,8 @@
  *              be ALG with OP=!ALG (e.g. that GASNET_SMP_XMEM=off makes
  *              the direct algorithms ineligible); checked on node 0.
  *              OP@BYTES=ALG asks the same of another size (a power of 4,
- *              as the tuning state lists them).
+ *              as the tuning state lists them), and OP@BYTES:seg=ALG (or
+ *              OP:seg=ALG) of the choice with SRC/DST_IN_SEGMENT.
  *   -N COUNT   the -S choices are those of a job of COUNT nodes (a rule
  *              for one team size); at another count (GASNET_TEST_NODES)
  *              they are not checked, which node 0 says, and the data still is.
@@ -520,9 +521,9 @@ static size_t parse_size(const char *s) {
 }
 
 /* The algorithm the tuning table names for an OP of `bytes` (first column:
- * out of the segment), read back from gasnet_coll_dumpTuningState's file;
- * "" if absent. */
-static void chosen_for(const char *op, const char *bytes, char *alg, size_t len) {
+ * out of the segment; with in_segment, the second: SRC/DST_IN_SEGMENT),
+ * read back from gasnet_coll_dumpTuningState's file; "" if absent. */
+static void chosen_for(const char *op, const char *bytes, int in_segment, char *alg, size_t len) {
   char path[] = "/tmp/testcoll-tuning-XXXXXX", line[256], want[64];
   int fd = mkstemp(path);
   TEST_CHECK(fd >= 0, "mkstemp: %s", strerror(errno));
@@ -534,31 +535,34 @@ static void chosen_for(const char *op, const char *bytes, char *alg, size_t len)
   int in_op = 0;
   alg[0] = 0;
   while (fgets(line, sizeof line, f)) {
-    char w1[64], w2[64];
+    char w1[64], w2[64], w3[64];
     if (line[0] != ' ') in_op = !strncmp(line, want, strlen(want));
-    else if (in_op && sscanf(line, "%63s %63s", w1, w2) == 2 && !strcmp(w1, bytes))
-      snprintf(alg, len, "%s", w2);
+    else if (in_op && sscanf(line, "%63s %63s %63s", w1, w2, w3) == 3 && !strcmp(w1, bytes))
+      snprintf(alg, len, "%s", in_segment ? w3 : w2);
   }
   fclose(f);
   unlink(path);
 }
 
-/* -S OP[@BYTES]=ALG / OP[@BYTES]=!ALG: is the selector's choice what the
+/* -S OP[@BYTES][:seg]=ALG / ...=!ALG: is the selector's choice what the
  * environment says? */
 static void check_selection(const char *spec) {
   if (ME != 0) return;
   const char *eq = strchr(spec, '=');
   const char *at = memchr(spec, '@', (size_t)(eq - spec));
+  const char *seg = memchr(spec, ':', (size_t)(eq - spec));
+  const char *op_end = at ? at : seg ? seg : eq;
   char op[32], bytes[32] = "1048576", alg[64];
-  snprintf(op, sizeof op, "%.*s", (int)((at ? at : eq) - spec), spec);
-  if (at) snprintf(bytes, sizeof bytes, "%.*s", (int)(eq - at - 1), at + 1);
+  snprintf(op, sizeof op, "%.*s", (int)(op_end - spec), spec);
+  if (at) snprintf(bytes, sizeof bytes, "%.*s", (int)((seg ? seg : eq) - at - 1), at + 1);
   int negate = eq[1] == '!';
   const char *name = eq + 1 + negate;
-  chosen_for(op, bytes, alg, sizeof alg);
+  const char *where = seg ? " in the segment" : "";
+  chosen_for(op, bytes, seg != NULL, alg, sizeof alg);
   TEST_CHECK(alg[0], "no %s-byte row for %s in the tuning state", bytes, op);
-  TEST_CHECK((strcmp(alg, name) == 0) != negate, "a %s-byte %s chose %s, expected %s%s", bytes,
-             op, alg, negate ? "anything but " : "", name);
-  test_print0("testcoll: a %s-byte %s chooses %s, as expected\n", bytes, op, alg);
+  TEST_CHECK((strcmp(alg, name) == 0) != negate, "a %s-byte %s%s chose %s, expected %s%s", bytes,
+             op, where, alg, negate ? "anything but " : "", name);
+  test_print0("testcoll: a %s-byte %s%s chooses %s, as expected\n", bytes, op, where, alg);
 }
 
 /* -S options one run may give: a few sizes of each op. */
@@ -566,7 +570,7 @@ static void check_selection(const char *spec) {
 
 static void usage(void) {
   fprintf(stderr, "usage: testcoll [-c CONFIG] [-a OP=ALG]... [-R RADIX] [-o OPS] [-s SIZES] "
-                  "[-l all|full|medium|small] [-e VAR=VALUE]... [-S OP[@BYTES]=[!]ALG]... [-N COUNT] [-v]\n  configs:");
+                  "[-l all|full|medium|small] [-e VAR=VALUE]... [-S OP[@BYTES][:seg]=[!]ALG]... [-N COUNT] [-v]\n  configs:");
   for (size_t i = 0; i < NCONFIGS; i++) fprintf(stderr, " %s", configs[i].name);
   fprintf(stderr, "\n");
   exit(2);
