@@ -15,13 +15,13 @@
  * its time by rendezvous, so every Medium goes eagerly there. Over TCP
  * rendezvous costs a round trip more: slower up to 128 KiB, faster from
  * 512 KiB, 2 MiB puts in 0.4 of the time of 64 KiB eager Longs.) The
- * header stays on the sender's stack, which outlives the send since the sender waits for it: when UCX has not
- * finished a send at return (a large payload, a busy TCP socket), the
- * sender waits, progressing the worker: the payload is then the
- * caller's again, and the message is in the transport's hands, so it
- * arrives even if this node computes from now on and never polls. A
- * request first takes a credit for its receiver, polling (and so
- * delivering) while it has none. */
+ * header stays on the sender's stack, which outlives the send since the
+ * sender waits for it: when UCX has not finished a send at return (a
+ * large payload, a busy TCP socket), the sender waits, progressing the
+ * worker: the payload is then the caller's again, and the message is in
+ * the transport's hands, so it arrives even if this node computes from
+ * now on and never polls. A request first takes a credit for its
+ * receiver, polling (and so delivering) while it has none. */
 #include "ucx_shm.h"
 
 #include "gasnet_copy.h"
