@@ -89,10 +89,6 @@ static void gasnetc_park(void) {
   for (;;) pause();
 }
 
-static int gasnetc_same_host(gasnet_node_t i) {
-  return gasnetc_ucx.host[i] == gasnetc_ucx.host[gasneti_mynode];
-}
-
 /* ------------------------------------------------------------ notices */
 /* The job's code as this node knows it: the first non-zero one noticed. */
 static void gasnetc_note_code(int code) {

@@ -127,6 +127,11 @@ typedef struct {
 
 extern gasnetc_ucx_t gasnetc_ucx;
 
+/* Is node i on this node's host? */
+static inline int gasnetc_same_host(gasnet_node_t i) {
+  return gasnetc_ucx.host[i] == gasnetc_ucx.host[gasneti_mynode];
+}
+
 /* ------------------------------------------------------------ locking
  * In PAR one mutex covers every UCX call (the worker is created
  * UCS_THREAD_MODE_SERIALIZED) and the conduit's queues; handlers run

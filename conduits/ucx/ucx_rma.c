@@ -261,7 +261,7 @@ void gasnetc_rma_find_mapped(void) {
 int gasnetc_rma_host_mapped(void) {
   for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
     if (i == gasneti_mynode || gasnetc_shm_is_member(i)) continue;
-    if (gasnetc_ucx.host[i] == gasnetc_ucx.host[gasneti_mynode] && !gasnetc_mapped[i]) return 0;
+    if (gasnetc_same_host(i) && !gasnetc_mapped[i]) return 0;
   }
   return 1;
 }
