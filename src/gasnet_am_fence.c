@@ -23,6 +23,12 @@ static uint32_t *gasneti_amfence_ran;   /* per source: requests run to the end; 
 static uint32_t *gasneti_amfence_until; /* per source: answer once ran reaches it */
 static uint32_t *gasneti_amfence_asked; /* per source: an answer is due at until; gasneti_mt_* */
 static gasneti_amfence_list_t gasneti_amfence_to_answer; /* FENCE_ACKs not yet sent */
+/* Both lists' lengths together, for gasneti_amfence_flush's test (lock held). */
+unsigned gasneti_amfence_queued;
+
+static void gasneti_amfence_recount(void) {
+  gasneti_amfence_queued = gasneti_amfence_to_ask.n + gasneti_amfence_to_answer.n;
+}
 
 static void *gasneti_amfence_calloc(size_t n, size_t size) {
   void *p = calloc(n ? n : 1, size);
@@ -52,7 +58,7 @@ void gasneti_amfence_note_request(gasnet_node_t dest, gasnet_handler_t handler) 
 
 /* Each message leaves from the end of its list; one that cannot go stops
  * the flush, and the next one tries again. */
-void gasneti_amfence_flush(void) {
+static void gasneti_amfence_send_lists(void) {
   while (gasneti_amfence_to_ask.n) {
     gasnet_node_t peer = gasneti_amfence_to_ask.peers[gasneti_amfence_to_ask.n - 1];
     if (!gasneti_amfence_conduit.send(peer, 0, gasneti_amfence_ask_until[peer])) return;
@@ -63,6 +69,11 @@ void gasneti_amfence_flush(void) {
     if (!gasneti_amfence_conduit.send(peer, 1, 0)) return;
     gasneti_amfence_to_answer.n--;
   }
+}
+
+void gasneti_amfence_flush_queued(void) {
+  gasneti_amfence_send_lists();
+  gasneti_amfence_recount();
 }
 
 int gasneti_amfence_start(void) {
@@ -76,7 +87,8 @@ int gasneti_amfence_start(void) {
     gasneti_amfence_to_ask.peers[gasneti_amfence_to_ask.n++] = peer;
   }
   gasneti_amfence_dirty.n = 0;
-  if (asked) gasneti_amfence_flush();
+  gasneti_amfence_recount();
+  gasneti_amfence_flush();
   gasneti_amfence_conduit.unlock();
   return asked == 0;
 }
@@ -100,8 +112,9 @@ static void gasneti_amfence_answer_if_due(gasnet_node_t src) {
   uint32_t ran = gasneti_mt_load(&gasneti_amfence_ran[src]);
   if (!gasneti_amfence_reached(ran, gasneti_amfence_until[src])) return;
   uint32_t asked = 1;
-  if (gasneti_mt_cas(&gasneti_amfence_asked[src], &asked, 0))
-    gasneti_amfence_to_answer.peers[gasneti_amfence_to_answer.n++] = src;
+  if (!gasneti_mt_cas(&gasneti_amfence_asked[src], &asked, 0)) return;
+  gasneti_amfence_to_answer.peers[gasneti_amfence_to_answer.n++] = src;
+  gasneti_amfence_recount();
 }
 
 void gasneti_amfence_asked_by(gasnet_node_t src, uint32_t until) {

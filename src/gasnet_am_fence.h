@@ -58,8 +58,13 @@ extern void gasneti_amfence_answered(void);
 extern void gasneti_amfence_ran_request(gasnet_node_t src);
 
 /* Send the FENCE and FENCE_ACK messages kept back (lock held, outside the
- * network's progress). */
-extern void gasneti_amfence_flush(void);
+ * network's progress). Every poll calls it, and nearly always nothing is
+ * kept back: the test is inline, the sending is not. */
+extern unsigned gasneti_amfence_queued;
+extern void gasneti_amfence_flush_queued(void);
+static inline void gasneti_amfence_flush(void) {
+  if (gasneti_amfence_queued) gasneti_amfence_flush_queued();
+}
 
 /* Wait, polling, until src's requests numbered before until have run (lock
  * not held): for the requests a node sends itself outside the network. */

@@ -44,8 +44,11 @@
  * about as much as it saves (a shared-memory transport's look is tens of
  * nanoseconds, an epoll_wait over TCP several hundred). */
 #define GASNETI_PACE_MIN_NS 120u
-/* Unpaced, one look in this many is timed, to notice a dearer network. */
-#define GASNETI_PACE_SAMPLE_EVERY 16u
+/* Unpaced, one look in this many is timed, to notice a dearer network.
+ * Two clock reads per timed look: at one in 16 they were a tenth of an
+ * idle poll over UCX's shared memory (about 5 of 49 ns); at one in 256 a
+ * network that turns dear is still noticed within microseconds. */
+#define GASNETI_PACE_SAMPLE_EVERY 256u
 /* Resting, a sending thread reads the clock at one poll in this many, as
  * long as that many polls at the pace of the last ones still end inside
  * the rest: a read (clock_gettime, 20-25 ns here) at every poll was a

@@ -12,7 +12,7 @@
  *  - a look that finds work makes the next poll look, and the first empty
  *    look after it starts a rest again (it once did only on one look in
  *    GASNETI_PACE_SAMPLE_EVERY, so a network that had just delivered was
- *    looked at up to 16 times in a row);
+ *    looked at up to SAMPLE_EVERY times in a row);
  *  - with pacing off every poll looks;
  *  - requests a progress hook sends from inside gasnet_AMPoll (a
  *    collective's next step) do not count as the client sending, so they

@@ -47,6 +47,11 @@
  * value, where several of a standard signal sent at once would merge. */
 #define GASNETC_NOTICE_SIGNAL (SIGRTMIN + 4)
 #define GASNETC_PROBE_INTERVAL 0.2
+/* Polls between looks at the clock for the probe: a poll over UCX's
+ * shared memory takes about 40 ns, so one in 256 still reads it every 10
+ * us or so, and a clock read (20-50 ns) at one poll in 64 was a twentieth
+ * of an idle poll. */
+#define GASNETC_PROBE_POLLS 256u
 #define GASNETC_LOST_CODE 1
 #define GASNETC_FATAL_WAIT 1.0
 
@@ -165,7 +170,8 @@ void gasnetc_liveness_check(void) {
   static unsigned calls;    /* racy in PAR: only paces the clock reads */
   static double next_probe; /* atomic */
   static int probing;       /* atomic: one thread probes at a time */
-  if (__builtin_expect(++calls % 64 != 0, 1) || gasnetc_ucx.local_procs <= 1) return;
+  if (__builtin_expect(++calls % GASNETC_PROBE_POLLS != 0, 1) || gasnetc_ucx.local_procs <= 1)
+    return;
   double now = gasnetc_now(), next;
   __atomic_load(&next_probe, &next, __ATOMIC_ACQUIRE);
   if (now < next || __atomic_exchange_n(&probing, 1, __ATOMIC_ACQ_REL)) return;

@@ -321,6 +321,10 @@ static int gasnetc_poll_ucx(int replies_only) {
     return -1;
   }
   int n = gasnetc_progress();
+  if (!gasnetc_deliverable()) { /* most polls of a wait: nothing to hand out */
+    gasnetc_unlock();
+    return n;
+  }
   gasnetc_pkt_t *replies = gasnetc_claim(GASNETC_CH_REP);
   gasnetc_pkt_t *requests = replies_only ? NULL : gasnetc_claim(GASNETC_CH_REQ);
   gasnetc_unlock();
