@@ -47,7 +47,8 @@
 /* Unpaced, one look in this many is timed, to notice a dearer network.
  * Two clock reads per timed look: at one in 16 they were a tenth of an
  * idle poll over UCX's shared memory (about 5 of 49 ns); at one in 256 a
- * network that turns dear is still noticed within microseconds. */
+ * network that turns dear is still learnt within some tens of microseconds
+ * (a few samples, each moving the estimate by a sixteenth). */
 #define GASNETI_PACE_SAMPLE_EVERY 256u
 /* Resting, a sending thread reads the clock at one poll in this many, as
  * long as that many polls at the pace of the last ones still end inside
