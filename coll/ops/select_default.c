@@ -40,12 +40,23 @@
  * of the AM algorithms' time at 2 ranks at 32 and 64 KiB, and 0.35-0.91
  * at 4 but for the broadcast (1.6 and 1.04) and the 32 KiB scatter
  * (1.04); below 32 KiB it lost the rooted ops at 4 ranks by up to 3.5
- * times. Outside the segment such a Long is a rendezvous like any other
- * and the 512 KiB rule stands (docs/ucx-conduit.md, "Eager Mediums and
- * puts in the segment inside a host"). */
+ * times. Outside the segment such a Long is a rendezvous, which UCX's
+ * shared memory serves by one cross-memory read into place (the ucx
+ * conduit sends Longs there by rendezvous from 64 KiB, Mediums eagerly);
+ * from 64 KiB put took 0.3-0.6 of the flow-controlled algorithms' time at
+ * 2 ranks and 0.5-0.9 at 3 and 4, but for the broadcast at 4 ranks, whose
+ * tree took 15-30 us at 64 KiB against flat's 15 and was level with pipe
+ * at 128 KiB (docs/ucx-conduit.md, "Longs outside the segment by
+ * rendezvous inside a host"). */
 static size_t gasnete_coll_put_threshold = 8192;
 static size_t gasnete_coll_put_threshold_host = 32768;
+static size_t gasnete_coll_put_threshold_host_anywhere = 65536;
 static size_t gasnete_coll_put_threshold_net = 524288;
+
+/* A broadcast over several supernodes of one host, at 4 ranks or more,
+ * takes its put tree from this many bytes a block outside the segment
+ * (above). */
+#define GASNETE_COLL_HOST_BCAST_TREE_MIN 131072u
 
 /* At and above this many bytes per block, the flow-controlled algorithms
  * (coll_flow.h: broadcast pipe, scatter and gather flow, gather_all ring,
@@ -167,7 +178,12 @@ static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a,
    * other; from 4 ranks the tree lets a child forward while the root still
    * sends (mpi and ucx over TCP at 4 ranks:
    * 0.86-0.90 of put's time at 1 MiB, 0.66-0.72 at 4 MiB). */
-  if (put_ok && a->kind == GASNETE_COLL_BROADCAST && networked && size >= 4) return "put_tree";
+  if (put_ok && a->kind == GASNETE_COLL_BROADCAST && networked && size >= 4) {
+    int host_small = team->one_host_apart && !in_segment &&
+                     a->nbytes < GASNETE_COLL_HOST_BCAST_TREE_MIN;
+    if (!host_small) return "put_tree";
+    put_ok = 0;
+  }
   if (put_ok && a->kind <= GASNETE_COLL_EXCHANGE) return "put";
   switch (a->kind) {
     /* Past 4 ranks on 2 cores the eager trees stayed ahead of the
@@ -246,16 +262,17 @@ void gasnete_coll_ops_init(void) {
                         gasnete_coll_reduce_algs, gasnete_coll_reduce_nalgs);
   gasnete_coll_register(GASNETE_COLL_SCAN, "scan", "GASNET_COLL_SCAN_ALG", gasnete_coll_scan_algs,
                         gasnete_coll_scan_nalgs);
-  char put_desc[160], flow_desc[32];
+  char put_desc[192], flow_desc[32];
   snprintf(put_desc, sizeof(put_desc),
-           "%zu (%zu on teams over several supernodes, %zu into the segment on one host through "
-           "its memory)",
+           "%zu (%zu on teams over several supernodes; on one host through its memory %zu into "
+           "the segment, %zu outside it)",
            gasnete_coll_put_threshold, gasnete_coll_put_threshold_net,
-           gasnete_coll_put_threshold_host);
+           gasnete_coll_put_threshold_host, gasnete_coll_put_threshold_host_anywhere);
   snprintf(flow_desc, sizeof(flow_desc), "%zu", gasnete_coll_flow_threshold);
   if (gasneti_getenv_verbose("GASNET_COLL_PUT_THRESHOLD", put_desc))
     gasnete_coll_put_threshold = gasnete_coll_put_threshold_net = gasnete_coll_put_threshold_host =
-        gasnete_coll_env_bytes("GASNET_COLL_PUT_THRESHOLD", gasnete_coll_put_threshold, put_desc);
+        gasnete_coll_put_threshold_host_anywhere =
+            gasnete_coll_env_bytes("GASNET_COLL_PUT_THRESHOLD", gasnete_coll_put_threshold, put_desc);
   gasnete_coll_flow_threshold =
       gasnete_coll_env_bytes("GASNET_COLL_FLOW_THRESHOLD", gasnete_coll_flow_threshold, flow_desc);
   char direct_desc[32];
@@ -266,7 +283,8 @@ void gasnete_coll_ops_init(void) {
 
 size_t gasnete_coll_select_put_threshold(const gasnete_coll_team_t *team, int in_segment) {
   if (!gasnete_coll_team_networked(team)) return gasnete_coll_put_threshold;
-  if (team->one_host_apart && in_segment) return gasnete_coll_put_threshold_host;
+  if (team->one_host_apart)
+    return in_segment ? gasnete_coll_put_threshold_host : gasnete_coll_put_threshold_host_anywhere;
   return gasnete_coll_put_threshold_net;
 }
 size_t gasnete_coll_select_direct_threshold(void) { return gasnete_coll_direct_threshold; }

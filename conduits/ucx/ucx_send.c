@@ -5,9 +5,10 @@
  * UCP active message. Its header (ours, with the arguments) is the UCP AM
  * header and its payload the UCP data. It goes with
  * UCP_AM_SEND_FLAG_EAGER, so the receiver's callback has the whole
- * message, except a large payload: GASNET_UCX_RNDV_THRESHOLD bytes or more
- * to a peer reached through UCX's shared memory, GASNET_UCX_RNDV_NET_THRESHOLD
- * or more to any other. That goes by rendezvous (UCP_AM_SEND_FLAG_RNDV),
+ * message, except a large payload: to a peer reached through UCX's shared
+ * memory a Medium of GASNET_UCX_RNDV_THRESHOLD bytes or more or a Long of
+ * GASNET_UCX_RNDV_LONG_THRESHOLD or more, to any other either of
+ * GASNET_UCX_RNDV_NET_THRESHOLD or more. That goes by rendezvous (UCP_AM_SEND_FLAG_RNDV),
  * the receiver fetches it straight into its packet or, for a Long, into
  * its segment (ucx_poll.c), and the send completes once it has. (Through
  * shared memory an eager Medium stays in the buffer UCX put it together
@@ -37,14 +38,24 @@
 #define GASNETC_HDR_MAX (sizeof(gasnetc_hdr_t) + 64)
 
 /* Payloads of at least this many bytes go by rendezvous: to a peer whose
- * segment UCX maps (its shared memory), and to any other. */
+ * segment UCX maps (its shared memory), and to any other. A Long to such
+ * a peer that reaches UCX at all is one whose destination lies outside
+ * the segment (into the segment it is a copy through the mapping,
+ * gasnetc_rma_long_payload): by rendezvous UCX reads it straight into
+ * place, eagerly it is cut into fragments and put together again, so
+ * those go by rendezvous from a lower size than Mediums, which are
+ * handled where UCX put them together (docs/ucx-conduit.md, "Longs
+ * outside the segment by rendezvous inside a host"). */
 #define GASNETC_RNDV_DEFAULT_THRESHOLD 262144
+#define GASNETC_RNDV_LONG_DEFAULT_THRESHOLD 65536
 #define GASNETC_RNDV_NET_DEFAULT_THRESHOLD 262144
-static size_t gasnetc_rndv_threshold, gasnetc_rndv_net_threshold;
+static size_t gasnetc_rndv_threshold, gasnetc_rndv_long_threshold, gasnetc_rndv_net_threshold;
 
 void gasnetc_send_init(void) {
   gasnetc_rndv_threshold =
       (size_t)gasneti_getenv_size("GASNET_UCX_RNDV_THRESHOLD", GASNETC_RNDV_DEFAULT_THRESHOLD);
+  gasnetc_rndv_long_threshold = (size_t)gasneti_getenv_size(
+      "GASNET_UCX_RNDV_LONG_THRESHOLD", GASNETC_RNDV_LONG_DEFAULT_THRESHOLD);
   gasnetc_rndv_net_threshold = (size_t)gasneti_getenv_size("GASNET_UCX_RNDV_NET_THRESHOLD",
                                                            GASNETC_RNDV_NET_DEFAULT_THRESHOLD);
   ucp_worker_attr_t attr;
@@ -71,11 +82,16 @@ static void gasnetc_detached_done(void *request, ucs_status_t status, void *user
  * sends through shared memory and an idle TCP socket). A detached send (a
  * control message) copies its header into a buffer that the send's
  * completion frees. */
+static size_t gasnetc_rndv_from(gasnet_node_t dest, int is_long) {
+  if (!gasnetc_peer_mapped(dest)) return gasnetc_rndv_net_threshold;
+  return is_long ? gasnetc_rndv_long_threshold : gasnetc_rndv_threshold;
+}
+
 static void *gasnetc_am_start(gasnet_node_t dest, const void *hdr, size_t len, const void *payload,
-                              size_t nbytes, int detached) {
+                              size_t nbytes, int is_long, int detached) {
   ucp_request_param_t param;
-  size_t rndv_from = gasnetc_peer_mapped(dest) ? gasnetc_rndv_threshold : gasnetc_rndv_net_threshold;
-  param.flags = nbytes >= rndv_from ? UCP_AM_SEND_FLAG_RNDV : UCP_AM_SEND_FLAG_EAGER;
+  param.flags = nbytes && nbytes >= gasnetc_rndv_from(dest, is_long) ? UCP_AM_SEND_FLAG_RNDV
+                                                                      : UCP_AM_SEND_FLAG_EAGER;
   param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
   void *copy = NULL;
   if (detached) {
@@ -105,7 +121,7 @@ void gasnetc_send_ctrl(gasnet_node_t dest, gasnetc_kind_t kind, uint32_t seq) {
   hdr.seq = seq;
   if (kind == GASNETC_K_CREDIT)
     hdr.credits = (uint16_t)gasneti_mt_exchange(&gasnetc_ucx.owed[dest], 0);
-  gasnetc_am_start(dest, &hdr, sizeof(hdr), NULL, 0, 1);
+  gasnetc_am_start(dest, &hdr, sizeof(hdr), NULL, 0, 0, 1);
 }
 
 /* ------------------------------------------------------------ credits */
@@ -190,7 +206,8 @@ static void gasnetc_send_am(gasnet_node_t dest, const gasneti_am_t *msg) {
   }
   /* Requests a node sends itself skip UCX and the fence (gasnetc_fence_run_own). */
   if (msg->is_request) gasneti_amfence_note_request(dest, msg->handler);
-  void *req = gasnetc_am_start(dest, hdr, hlen, msg->payload, nbytes, 0);
+  void *req = gasnetc_am_start(dest, hdr, hlen, msg->payload, nbytes,
+                               msg->category == GASNETI_AM_LONG, 0);
   gasnetc_unlock();
   if (req) {
     /* The payload is the caller's again, and the message on its way
