@@ -90,10 +90,23 @@ static size_t gasnete_coll_flow_threshold = 131072;
  * ranks and 1-2 MiB, 1.10-1.14, and two single cells), while at 4 MiB
  * direct's gather_all and exchange took 0.45-0.93 of their time at 2 and
  * 4 ranks (1.08-1.41 at 3), the rooted ops 0.86-1.52 (docs/performance.md,
- * "Direct reads only from 4 MiB").
+ * "Direct reads only from 4 MiB"). On a second Intel Xeon host direct
+ * again took 0.4-0.6 of the rules' time from 64 KiB to 1 MiB at 2 and 4
+ * ranks ("Direct reads from 64 KiB on Intel hosts"). So the default
+ * follows the host's CPU: 4 MiB on AMD, 64 KiB elsewhere (on Intel, as
+ * measured; other processors are unmeasured and get the older rule).
+ * Every rank that may read another shares its host, so all agree.
  * On a team of 2 the rank that would wait writes a share of each block
  * itself (coll_readfan.c). */
-static size_t gasnete_coll_direct_threshold = 4194304;
+static size_t gasnete_coll_direct_threshold;
+
+static size_t gasnete_coll_direct_default(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_is("amd")) return 4194304;
+#endif
+  return 65536;
+}
 
 /* A byte count from the environment: decimal digits only, so a typo (a
  * suffix, a sign) ends the job instead of silently becoming 0. */
@@ -276,6 +289,7 @@ void gasnete_coll_ops_init(void) {
   gasnete_coll_flow_threshold =
       gasnete_coll_env_bytes("GASNET_COLL_FLOW_THRESHOLD", gasnete_coll_flow_threshold, flow_desc);
   char direct_desc[32];
+  gasnete_coll_direct_threshold = gasnete_coll_direct_default();
   snprintf(direct_desc, sizeof(direct_desc), "%zu", gasnete_coll_direct_threshold);
   gasnete_coll_direct_threshold = gasnete_coll_env_bytes(
       "GASNET_COLL_DIRECT_THRESHOLD", gasnete_coll_direct_threshold, direct_desc);
