@@ -91,7 +91,7 @@ static size_t gasnete_coll_flow_threshold = 131072;
  * direct's gather_all and exchange took 0.45-0.93 of their time at 2 and
  * 4 ranks (1.08-1.41 at 3), the rooted ops 0.86-1.52 (docs/performance.md,
  * "Direct reads only from 4 MiB"). On a second Intel Xeon host direct
- * again took 0.4-0.6 of the rules' time from 64 KiB to 1 MiB at 2 and 4
+ * again took 0.33-0.95 of the rules' time from 64 KiB to 1 MiB at 2 and 4
  * ranks ("Direct reads from 64 KiB on Intel hosts"). So the default
  * follows the host's CPU: 4 MiB on AMD, 64 KiB elsewhere (on Intel, as
  * measured; other processors are unmeasured and get the older rule).

@@ -8,8 +8,8 @@
  * message, except a large payload: to a peer reached through UCX's shared
  * memory a Medium of GASNET_UCX_RNDV_THRESHOLD bytes or more or a Long of
  * GASNET_UCX_RNDV_LONG_THRESHOLD or more, to any other either of
- * GASNET_UCX_RNDV_NET_THRESHOLD or more. That goes by rendezvous (UCP_AM_SEND_FLAG_RNDV),
- * the receiver fetches it straight into its packet or, for a Long, into
+ * GASNET_UCX_RNDV_NET_THRESHOLD or more. That goes by rendezvous
+ * (UCP_AM_SEND_FLAG_RNDV), the receiver fetches it straight into its packet or, for a Long, into
  * its segment (ucx_poll.c), and the send completes once it has. (Through
  * shared memory an eager Medium stays in the buffer UCX put it together
  * in, and a 64 KiB one's round trip eagerly took a half to a quarter of
@@ -74,6 +74,12 @@ static void gasnetc_detached_done(void *request, ucs_status_t status, void *user
   ucp_request_free(request);
 }
 
+/* The smallest payload to dest that goes by rendezvous. */
+static size_t gasnetc_rndv_from(gasnet_node_t dest, int is_long) {
+  if (!gasnetc_peer_mapped(dest)) return gasnetc_rndv_net_threshold;
+  return is_long ? gasnetc_rndv_long_threshold : gasnetc_rndv_threshold;
+}
+
 /* Start a UCP AM carrying hdr (len bytes) and the payload; lock held.
  * Returns UCX's request (NULL when already complete, or detached: nobody
  * waits for it). A sender that waits for its request (every AM) leaves the
@@ -82,11 +88,6 @@ static void gasnetc_detached_done(void *request, ucs_status_t status, void *user
  * sends through shared memory and an idle TCP socket). A detached send (a
  * control message) copies its header into a buffer that the send's
  * completion frees. */
-static size_t gasnetc_rndv_from(gasnet_node_t dest, int is_long) {
-  if (!gasnetc_peer_mapped(dest)) return gasnetc_rndv_net_threshold;
-  return is_long ? gasnetc_rndv_long_threshold : gasnetc_rndv_threshold;
-}
-
 static void *gasnetc_am_start(gasnet_node_t dest, const void *hdr, size_t len, const void *payload,
                               size_t nbytes, int is_long, int detached) {
   ucp_request_param_t param;
