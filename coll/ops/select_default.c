@@ -16,7 +16,7 @@
 
 /* Above this many bytes per block, moving data with puts straight into the
  * destination beats AM chunks (which copy twice); GASNET_COLL_PUT_THRESHOLD
- * sets both. On a team over several supernodes puts pay only for large
+ * sets them all. On a team over several supernodes puts pay only for large
  * blocks: a peer must first announce its buffer (a round trip across the
  * network), and a put's AM Long larger than the conduit's packet costs the
  * transport a rendezvous, where Mediums stream. Over TCP the eager and
