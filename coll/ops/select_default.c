@@ -101,11 +101,7 @@ static size_t gasnete_coll_flow_threshold = 131072;
 static size_t gasnete_coll_direct_threshold;
 
 static size_t gasnete_coll_direct_default(void) {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_cpu_init();
-  if (__builtin_cpu_is("amd")) return 4194304;
-#endif
-  return 65536;
+  return gasnete_coll_host_is_amd() ? 4194304 : 65536;
 }
 
 /* A byte count from the environment: decimal digits only, so a typo (a

@@ -24,14 +24,40 @@ int gasnete_coll_direct_eligible(const gasnete_coll_args_t *args, const gasnete_
   return gasnete_coll_xmem_all;
 }
 
+static int gasnete_coll_host_amd = -1; /* -1: not asked yet */
+
+int gasnete_coll_host_is_amd(void) {
+  int amd = __atomic_load_n(&gasnete_coll_host_amd, __ATOMIC_RELAXED);
+  if (amd >= 0) return amd;
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  amd = __builtin_cpu_is("amd") != 0;
+#else
+  amd = 0;
+#endif
+  __atomic_store_n(&gasnete_coll_host_amd, amd, __ATOMIC_RELAXED);
+  return amd;
+}
+
 /* The root of a broadcast or scatter, once it has announced, only copies
  * its own block and then waits for its readers; each reader copies a whole
  * block. Balancing the two puts a share of about (1 - own copy / read) /
  * size of every block on the root. At 2 ranks on smp a 1 MiB direct
  * broadcast took a median 128 us with no share, 98 / 93 / 86 / 90 us with
  * 25 / 30 / 35 / 40 % (6 rounds each, alternated): 0.7 / size sits in the
- * flat middle of that range. */
-unsigned gasnete_coll_readfan_root_share(gasnet_node_t size) { return size > 1 ? 700u / size : 0; }
+ * flat middle of that range, and AMD hosts keep it (direct runs there
+ * from 4 MiB only). On an Intel Xeon host, where a copy costs nearly as
+ * much as a cross-memory read, 10 / 15 / 20 / 25 / 35 % gave 43-44 /
+ * 41-43 / 45-48 / 47-50 / 57 us for the broadcast and 44 / 49-50 / 56 /
+ * 60-62 / 73-79 for the scatter, so 15 % there at 2 ranks; at 4 ranks (two
+ * a core) 0.3 / size lost to 0.7 / size at 256 KiB, where a root that
+ * takes more leaves its core to fewer readers (docs/performance.md,
+ * "Direct reads from 64 KiB on Intel hosts"). */
+unsigned gasnete_coll_readfan_root_share(gasnet_node_t size) {
+  if (size < 2) return 0;
+  if (size == 2 && !gasnete_coll_host_is_amd()) return 150u;
+  return 700u / size;
+}
 
 /* A gather's root copies its own block and reads size - 1 blocks while
  * every other rank only waits: balanced, each of those writes about
