@@ -111,6 +111,24 @@ extern int gasneti_AMRequestLongAnywhereM(gasnet_node_t dest, gasnet_handler_t h
                                           void *source_addr, size_t nbytes, void *dest_addr,
                                           int numargs, ...);
 
+/* ------------------------------------------------------------ Longs that return before their payload is read
+ * gasneti_long_detaches(node) says whether a Long request to node sent
+ * with gasneti_AMRequestLongDetachedM may return while the conduit still
+ * reads its payload: where a rendezvous carries it, the receiver fetches
+ * the bytes later and the sender can work meanwhile. Conduits say so with
+ * GASNETC_LONG_DETACHES in their gasnet_core.h (ucx); it holds for every
+ * node outside this node's supernode, never inside it. Otherwise the call
+ * is gasnet_AMRequestLongM (with anywhere, gasneti_AMRequestLongAnywhereM).
+ * The source belongs to the conduit until the request's handler has run
+ * at node: the caller must learn that from the receiver (a reply from the
+ * handler) before it changes or frees the source, or returns it to its own
+ * caller. A Long that could not detach (the payload was read at once, or
+ * went into a mapped segment) is simply done early. */
+extern int gasneti_long_detaches(gasnet_node_t node);
+extern int gasneti_AMRequestLongDetachedM(gasnet_node_t dest, gasnet_handler_t handler,
+                                          void *source_addr, size_t nbytes, void *dest_addr,
+                                          int anywhere, int numargs, ...);
+
 /* ------------------------------------------------------------ a host's memory between supernodes
  * gasneti_host_memory_paths() says whether the conduit moves AM payloads
  * between two nodes of one host that are in different supernodes through

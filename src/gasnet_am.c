@@ -66,6 +66,7 @@ static void gasneti_am_fill(gasneti_am_t *am, gasneti_am_category_t category, in
   am->nbytes = nbytes;
   am->dest_addr = dst;
   am->anywhere = 0;
+  am->detach = 0;
   for (int i = 0; i < numargs; i++) am->args[i] = (gasnet_handlerarg_t)va_arg(ap, int);
 }
 
@@ -163,14 +164,17 @@ int gasneti_AMRequestMediumM(gasnet_node_t dest, gasnet_handler_t handler, void 
 }
 
 /* A Long request; anywhere: its destination may lie outside the segment
- * (gasneti_long_anywhere). */
+ * (gasneti_long_anywhere); detach: the conduit may return before it has
+ * read the payload (gasneti_long_detaches). */
+enum { GASNETI_LONG_ANYWHERE = 1, GASNETI_LONG_DETACH = 2 };
 static int gasneti_am_request_long(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
-                                   size_t nbytes, void *dest_addr, int anywhere, int numargs,
+                                   size_t nbytes, void *dest_addr, unsigned how, int numargs,
                                    va_list ap, const char *call) {
   gasneti_am_t am;
   gasneti_am_fill(&am, GASNETI_AM_LONG, 1, handler, source_addr, nbytes, dest_addr, numargs, ap,
                   call);
-  am.anywhere = (uint8_t)anywhere;
+  am.anywhere = (how & GASNETI_LONG_ANYWHERE) != 0;
+  am.detach = (how & GASNETI_LONG_DETACH) != 0;
   return gasneti_am_request(dest, &am, call);
 }
 
@@ -212,17 +216,50 @@ int gasneti_long_anywhere(gasnet_node_t node) {
 int gasneti_host_memory;
 int gasneti_host_memory_paths(void) { return gasneti_host_memory; }
 
-int gasneti_AMRequestLongAnywhereM(gasnet_node_t dest, gasnet_handler_t handler,
-                                   void *source_addr, size_t nbytes, void *dest_addr,
-                                   int numargs, ...) {
-  static const char call[] = "gasneti_AMRequestLongAnywhere";
+static void gasneti_check_anywhere(gasnet_node_t dest, const char *call) {
   if (dest < gasneti_nodes && !gasneti_long_anywhere(dest))
     gasneti_fatalerror("%s: node %u takes Longs only into its segment (the %s conduit, "
                        "gasneti_long_anywhere)",
                        call, (unsigned)dest, GASNET_CONDUIT_NAME_STR);
+}
+
+int gasneti_AMRequestLongAnywhereM(gasnet_node_t dest, gasnet_handler_t handler,
+                                   void *source_addr, size_t nbytes, void *dest_addr,
+                                   int numargs, ...) {
+  static const char call[] = "gasneti_AMRequestLongAnywhere";
+  gasneti_check_anywhere(dest, call);
   va_list ap;
   va_start(ap, numargs);
-  int rc = gasneti_am_request_long(dest, handler, source_addr, nbytes, dest_addr, 1, numargs, ap,
+  int rc = gasneti_am_request_long(dest, handler, source_addr, nbytes, dest_addr,
+                                   GASNETI_LONG_ANYWHERE, numargs, ap, call);
+  va_end(ap);
+  return rc;
+}
+
+/* ------------------------------------------------------------ Longs that return early
+ * Conduits whose Long may still be reading its payload when the send
+ * returns (a rendezvous the receiver completes) say so with
+ * GASNETC_LONG_DETACHES; only between supernodes, where a network (or
+ * the library underneath) carries the message. */
+#ifndef GASNETC_LONG_DETACHES
+#define GASNETC_LONG_DETACHES 0
+#endif
+
+int gasneti_long_detaches(gasnet_node_t node) {
+  return GASNETC_LONG_DETACHES && node < gasneti_nodes &&
+         gasneti_supernode_of(node) != gasneti_supernode_of(gasneti_mynode);
+}
+
+int gasneti_AMRequestLongDetachedM(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
+                                   size_t nbytes, void *dest_addr, int anywhere, int numargs,
+                                   ...) {
+  static const char call[] = "gasneti_AMRequestLongDetached";
+  if (anywhere) gasneti_check_anywhere(dest, call);
+  unsigned how = (anywhere ? GASNETI_LONG_ANYWHERE : 0u) |
+                 (gasneti_long_detaches(dest) ? GASNETI_LONG_DETACH : 0u);
+  va_list ap;
+  va_start(ap, numargs);
+  int rc = gasneti_am_request_long(dest, handler, source_addr, nbytes, dest_addr, how, numargs, ap,
                                    call);
   va_end(ap);
   return rc;

@@ -147,6 +147,8 @@ static void gasneti_flush_node(gasnet_node_t node) {
   bundle.nbytes = b->bytes;
   bundle.payload = b->data;
   bundle.dest_addr = NULL;
+  bundle.anywhere = 0;
+  bundle.detach = 0;
   bundle.args[0] = (gasnet_handlerarg_t)b->count;
   gasneti_co.flushing = 1;
   gasnetc_am_request(node, &bundle); /* the batch is free again once it returns */

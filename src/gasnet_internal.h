@@ -195,6 +195,7 @@ typedef struct {
   uint8_t numargs;
   uint8_t is_request;
   uint8_t anywhere; /* Long: dest_addr may lie outside the segment (gasneti_long_anywhere) */
+  uint8_t detach;   /* Long: the send may return before the payload is read (gasneti_long_detaches) */
   size_t nbytes;
   void *payload;
   void *dest_addr; /* Long: where the payload goes in the destination segment */

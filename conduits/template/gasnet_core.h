@@ -36,5 +36,10 @@
  * segment (your receiver copies or receives the payload into place); the
  * collectives then send large blocks to any buffer as one Long
  * (docs/porting.md, "Optional"). */
+/* PORTER (optional): GASNETC_LONG_DETACHES 1 if your Long to such a node
+ * can return before the payload is read when asked to (gasneti_am_t's
+ * detach flag: a rendezvous the receiver completes); the collectives then
+ * copy a root's own block while the payload travels (docs/porting.md,
+ * "Optional"). */
 
 #endif

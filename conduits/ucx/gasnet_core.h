@@ -35,5 +35,8 @@
  * process (the receiver copies it, or UCX fetches it, into place):
  * gasneti_long_anywhere, include/gasnet_hooks.h. */
 #define GASNETC_LONG_ANYWHERE 1
+/* A Long to such a node may return while UCX still carries its payload
+ * (the receiver fetches a rendezvous): gasneti_long_detaches. */
+#define GASNETC_LONG_DETACHES 1
 
 #endif

@@ -86,8 +86,9 @@ static size_t gasnetc_rndv_from(gasnet_node_t dest, int is_long) {
  * header where it has it, which stays there until the wait is over: no
  * copy, and no request at all when UCX is done at once (short and bcopy
  * sends through shared memory and an idle TCP socket). A detached send (a
- * control message) copies its header into a buffer that the send's
- * completion frees. */
+ * control message, or a Long its caller sent detached: gasneti_long_detaches)
+ * copies its header into a buffer that the send's completion frees; a
+ * Long's payload stays the caller's to keep until the receiver answers. */
 static void *gasnetc_am_start(gasnet_node_t dest, const void *hdr, size_t len, const void *payload,
                               size_t nbytes, int is_long, int detached) {
   ucp_request_param_t param;
@@ -207,8 +208,11 @@ static void gasnetc_send_am(gasnet_node_t dest, const gasneti_am_t *msg) {
   }
   /* Requests a node sends itself skip UCX and the fence (gasnetc_fence_run_own). */
   if (msg->is_request) gasneti_amfence_note_request(dest, msg->handler);
+  /* A detached Long leaves its request to the completion callback: the
+   * caller learns from the receiver when the payload is read. */
+  int detach = msg->category == GASNETI_AM_LONG && msg->detach && nbytes;
   void *req = gasnetc_am_start(dest, hdr, hlen, msg->payload, nbytes,
-                               msg->category == GASNETI_AM_LONG, 0);
+                               msg->category == GASNETI_AM_LONG, detach);
   gasnetc_unlock();
   if (req) {
     /* The payload is the caller's again, and the message on its way
