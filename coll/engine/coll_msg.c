@@ -4,7 +4,10 @@
  * rides the same way), a Short for data chunks of at most 8 bytes (the
  * payload rides in two arguments), and a Long for data chunks the conduit
  * has already placed in the receiver's segment (the put fan's blocks: the
- * message only reports the arrival). All hand the message to the engine,
+ * message only reports the arrival). Where a conduit's Long returns before
+ * its payload is read, a second Long handler also answers the sender with
+ * a Short reply, so it learns when its source is free. All hand the
+ * message to the engine,
  * which finds the op it names. */
 #include "engine/engine.h"
 
@@ -12,7 +15,9 @@ enum {
   GASNETE_COLL_H_SIGNAL = GASNETI_HANDLER_COLL_MIN,
   GASNETE_COLL_H_DATA,
   GASNETE_COLL_H_PLACED,
-  GASNETE_COLL_H_SMALL
+  GASNETE_COLL_H_SMALL,
+  GASNETE_COLL_H_PLACED_DETACHED,
+  GASNETE_COLL_H_PLACED_READ
 };
 
 /* Chunks of at most this many bytes, at an offset below 2^32, travel in a
@@ -68,6 +73,29 @@ static void gasnete_coll_placed_handler(gasnet_token_t token, void *buf, size_t 
   gasnete_coll_dispatch((uint32_t)team_id, (uint32_t)seq, &msg);
 }
 
+/* A placed chunk whose sender's call returned before the payload was read
+ * (gasneti_long_detaches): besides the arrival, tell the sender its source
+ * is free, as a placed-read message from this rank (the request names it). */
+static void gasnete_coll_placed_detached_handler(gasnet_token_t token, void *buf, size_t nbytes,
+                                                 gasnet_handlerarg_t team_id,
+                                                 gasnet_handlerarg_t seq, gasnet_handlerarg_t tag,
+                                                 gasnet_handlerarg_t src_rank,
+                                                 gasnet_handlerarg_t hi, gasnet_handlerarg_t lo,
+                                                 gasnet_handlerarg_t my_rank) {
+  gasnete_coll_placed_handler(token, buf, nbytes, team_id, seq, tag, src_rank, hi, lo);
+  uint32_t read_tag = gasnete_coll_tag_with_step((uint32_t)tag, GASNETE_COLL_STEP_PLACED_READ);
+  gasnet_AMReplyShort4(token, GASNETE_COLL_H_PLACED_READ, team_id, seq,
+                       (gasnet_handlerarg_t)read_tag, my_rank);
+}
+
+static void gasnete_coll_placed_read_handler(gasnet_token_t token, gasnet_handlerarg_t team_id,
+                                             gasnet_handlerarg_t seq, gasnet_handlerarg_t tag,
+                                             gasnet_handlerarg_t from_rank) {
+  (void)token;
+  gasnete_coll_msg_t msg = {(uint32_t)tag, (gasnet_node_t)from_rank, 0, NULL, 0};
+  gasnete_coll_dispatch((uint32_t)team_id, (uint32_t)seq, &msg);
+}
+
 /* Registered at load time: a peer may send to this node as soon as both
  * have attached, before this node calls gasnet_coll_init. */
 __attribute__((constructor)) static void gasnete_coll_register_handlers(void) {
@@ -76,6 +104,8 @@ __attribute__((constructor)) static void gasnete_coll_register_handlers(void) {
       {GASNETE_COLL_H_DATA, (gasneti_handler_fn_t)gasnete_coll_data_handler},
       {GASNETE_COLL_H_PLACED, (gasneti_handler_fn_t)gasnete_coll_placed_handler},
       {GASNETE_COLL_H_SMALL, (gasneti_handler_fn_t)gasnete_coll_small_handler},
+      {GASNETE_COLL_H_PLACED_DETACHED, (gasneti_handler_fn_t)gasnete_coll_placed_detached_handler},
+      {GASNETE_COLL_H_PLACED_READ, (gasneti_handler_fn_t)gasnete_coll_placed_read_handler},
   };
   gasneti_handler_register_range(handlers, (int)(sizeof(handlers) / sizeof(handlers[0])),
                                  GASNETI_HANDLER_COLL_MIN, GASNETI_HANDLER_COLL_MAX, "gasnet_coll");
@@ -138,10 +168,36 @@ void gasnete_coll_send_data_pair(gasnete_coll_op_t *op, gasnet_node_t rank, uint
   if (blen) gasnete_coll_send_data(op, rank, tag, offset + alen, b, blen);
 }
 
-void gasnete_coll_send_placed(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_t tag,
-                              void *remote, const void *data, size_t nbytes) {
-  gasnete_coll_team_t *team = op->team;
-  gasnet_node_t node = gasnete_coll_rank2node(team, rank);
+/* One placed chunk: detached where the conduit allows it (the receiver's
+ * handler then answers, and the sender counts the answer), else an
+ * ordinary Long, into the segment or (anywhere) the team's buffers. */
+static int gasnete_coll_send_placed_chunk(gasnete_coll_op_t *op, gasnet_node_t rank,
+                                          gasnet_node_t node, uint32_t tag, void *dst,
+                                          const void *p, size_t n, uint64_t offset, int anywhere) {
+  const gasnete_coll_team_t *team = op->team;
+  if (gasneti_long_detaches(node)) {
+    gasneti_AMRequestLongDetachedM(node, GASNETE_COLL_H_PLACED_DETACHED, (void *)p, n, dst, anywhere,
+                                   7, (gasnet_handlerarg_t)team->id, (gasnet_handlerarg_t)op->seq,
+                                   (gasnet_handlerarg_t)tag, (gasnet_handlerarg_t)team->myrank,
+                                   hi32(offset), lo32(offset), (gasnet_handlerarg_t)rank);
+    return 1;
+  }
+  if (anywhere)
+    gasneti_AMRequestLongAnywhereM(node, GASNETE_COLL_H_PLACED, (void *)p, n, dst, 6,
+                                   (gasnet_handlerarg_t)team->id, (gasnet_handlerarg_t)op->seq,
+                                   (gasnet_handlerarg_t)tag, (gasnet_handlerarg_t)team->myrank,
+                                   hi32(offset), lo32(offset));
+  else
+    gasnet_AMRequestLong6(node, GASNETE_COLL_H_PLACED, (void *)p, n, dst,
+                          (gasnet_handlerarg_t)team->id, (gasnet_handlerarg_t)op->seq,
+                          (gasnet_handlerarg_t)tag, (gasnet_handlerarg_t)team->myrank,
+                          hi32(offset), lo32(offset));
+  return 0;
+}
+
+uint32_t gasnete_coll_send_placed(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_t tag,
+                                  void *remote, const void *data, size_t nbytes) {
+  gasnet_node_t node = gasnete_coll_rank2node(op->team, rank);
   size_t chunk = gasnet_AMMaxLongRequest();
   /* Destinations are the op's dst: outside the segment only on a team
    * that allows it (gasnete_coll_putfan_eligible). */
@@ -150,20 +206,14 @@ void gasnete_coll_send_placed(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_
   const char *p = data;
   char *dst = remote;
   uint64_t offset = 0;
+  uint32_t detached = 0;
   do {
     size_t n = nbytes < chunk ? nbytes : chunk;
-    if (anywhere)
-      gasneti_AMRequestLongAnywhereM(node, GASNETE_COLL_H_PLACED, (void *)p, n, dst + offset, 6,
-                                     (gasnet_handlerarg_t)team->id, (gasnet_handlerarg_t)op->seq,
-                                     (gasnet_handlerarg_t)tag, (gasnet_handlerarg_t)team->myrank,
-                                     hi32(offset), lo32(offset));
-    else
-      gasnet_AMRequestLong6(node, GASNETE_COLL_H_PLACED, (void *)p, n, dst + offset,
-                            (gasnet_handlerarg_t)team->id, (gasnet_handlerarg_t)op->seq,
-                            (gasnet_handlerarg_t)tag, (gasnet_handlerarg_t)team->myrank,
-                            hi32(offset), lo32(offset));
+    detached += (uint32_t)gasnete_coll_send_placed_chunk(op, rank, node, tag, dst + offset, p, n,
+                                                         offset, anywhere);
     p += n;
     offset += n;
     nbytes -= n;
   } while (nbytes);
+  return detached;
 }

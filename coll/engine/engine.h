@@ -197,6 +197,12 @@ static inline uint32_t gasnete_coll_tag(uint32_t owner, uint32_t step, uint32_t 
   return (owner << 24) | ((step & 0xffu) << 16) | (round & 0xffffu);
 }
 static inline uint32_t gasnete_coll_tag_step(uint32_t tag) { return (tag >> 16) & 0xffu; }
+static inline uint32_t gasnete_coll_tag_with_step(uint32_t tag, uint32_t step) {
+  return (tag & ~(0xffu << 16)) | ((step & 0xffu) << 16);
+}
+/* The step of the answer to a placed chunk sent detached (below): steps
+ * from 0xf0 are the engine's and the put fan's, algorithms use those below. */
+#define GASNETE_COLL_STEP_PLACED_READ 0xf2u
 static inline uint32_t gasnete_coll_tag_round(uint32_t tag) { return tag & 0xfffu; }
 /* Composite algorithms run sub-ops whose messages carry the phase in the
  * top bits of the round field. */
@@ -224,10 +230,14 @@ extern void gasnete_coll_send_data_pair(gasnete_coll_op_t *op, gasnet_node_t ran
  * must allow that, team->puts_anywhere), as AM Long requests of at most
  * gasnet_AMMaxLongRequest() bytes; rank's op receives one placed chunk
  * (data NULL, its offset from remote and its nbytes) per request, after
- * the bytes are in place. On return data may be reused: no handle is left
- * to complete, so any thread may send. */
-extern void gasnete_coll_send_placed(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_t tag,
-                                     void *remote, const void *data, size_t nbytes);
+ * the bytes are in place. Returns how many requests went detached
+ * (gasneti_long_detaches: the conduit may still be reading them): for
+ * each, this op later receives a message of step
+ * GASNETE_COLL_STEP_PLACED_READ from rank, and data may be reused only
+ * once all have come; with 0 it may be reused on return. No handle is
+ * left to complete, so any thread may send. */
+extern uint32_t gasnete_coll_send_placed(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_t tag,
+                                         void *remote, const void *data, size_t nbytes);
 extern void gasnete_coll_msg_init(void);
 
 /* ------------------------------------------------------------ sync phases */

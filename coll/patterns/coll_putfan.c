@@ -55,19 +55,18 @@ static void putfan_send(gasnete_coll_putfan_t *fan, gasnete_coll_op_t *op) {
     }
     void *remote = (void *)(uintptr_t)(fan->peer_base[put->rank] + put->remote_offset);
     put->sent = 1;
-    gasnete_coll_send_placed(op, put->rank, putfan_tag(GASNETE_COLL_STEP_DATA), remote, put->src,
-                             put->nbytes);
+    fan->reads_expected += gasnete_coll_send_placed(
+        op, put->rank, putfan_tag(GASNETE_COLL_STEP_DATA), remote, put->src, put->nbytes);
   }
   fan->next_put = first_waiting;
 }
 
+/* Peers may write here once told where; this node's own block waits for
+ * its puts, which a conduit may carry while the copy runs
+ * (gasneti_long_detaches: a root's copy and its receivers' fetches
+ * overlap). */
 gasnete_coll_progress_t gasnete_coll_putfan_alg_progress(gasnete_coll_op_t *op) {
   gasnete_coll_putfan_t *fan = op->priv;
-  if (!fan->own_copied) {
-    if (fan->own_nbytes && fan->own_dst != fan->own_src)
-      memcpy(fan->own_dst, fan->own_src, fan->own_nbytes);
-    fan->own_copied = 1;
-  }
   if (!fan->announced) {
     fan->announced = 1;
     for (uint32_t i = 0; i < fan->nannounce; i++)
@@ -76,8 +75,16 @@ gasnete_coll_progress_t gasnete_coll_putfan_alg_progress(gasnete_coll_op_t *op) 
   }
   int all_in = __atomic_load_n(&fan->bytes_received, __ATOMIC_ACQUIRE) >= fan->bytes_expected;
   if (fan->next_put < fan->nputs && (all_in || !fan->forwards)) putfan_send(fan, op);
-  /* What is left waits for a READY or for peers' data: messages only. */
-  if (fan->next_put < fan->nputs || !all_in) return GASNETE_COLL_WAITING;
+  if (!fan->own_copied && fan->next_put >= fan->nputs) {
+    if (fan->own_nbytes && fan->own_dst != fan->own_src)
+      memcpy(fan->own_dst, fan->own_src, fan->own_nbytes);
+    fan->own_copied = 1;
+  }
+  /* What is left waits for a READY, peers' data or the answers to
+   * detached puts: messages only. */
+  if (fan->next_put < fan->nputs || !all_in ||
+      __atomic_load_n(&fan->reads_done, __ATOMIC_ACQUIRE) < fan->reads_expected)
+    return GASNETE_COLL_WAITING;
   return GASNETE_COLL_DONE;
 }
 
@@ -96,6 +103,9 @@ void gasnete_coll_putfan_alg_deliver(gasnete_coll_op_t *op, const gasnete_coll_m
                            "expected",
                            op->call, msg->nbytes, (unsigned)msg->src_rank,
                            (unsigned long long)fan->bytes_expected);
+      return;
+    case GASNETE_COLL_STEP_PLACED_READ:
+      __atomic_add_fetch(&fan->reads_done, 1, __ATOMIC_ACQ_REL);
       return;
     default: break;
   }

@@ -47,7 +47,12 @@ typedef struct {
   uint32_t next_put;       /* puts before it are sent */
   /* The puts forward what peers put here: none starts before it is all in. */
   int forwards;
-  /* This node's own block, copied locally when the data phase begins. */
+  /* Puts the conduit may still be reading (gasnete_coll_send_placed's
+   * count), and the answers that say they are read (atomic). */
+  uint32_t reads_expected;
+  uint32_t reads_done;
+  /* This node's own block, copied locally once every put is sent: a
+   * detached put travels meanwhile. */
   void *own_dst;
   const void *own_src;
   size_t own_nbytes;

@@ -68,7 +68,9 @@
  * every node entered would be stale or overwritten. After
  * OUT_NOSYNC a barrier precedes the check (memory is synchronized only
  * when every node has synced); after OUT_MYSYNC and OUT_ALLSYNC a node
- * checks its own buffers at once, and after OUT_ALLSYNC with the
+ * checks its own buffers at once, then overwrites its source (it may reuse
+ * it now: a peer still reading it would get the new bytes), and after
+ * OUT_ALLSYNC with the
  * destination in the segment it also reads a peer's destination with a
  * get: that must be complete too. */
 #define _POSIX_C_SOURCE 200809L
@@ -373,6 +375,15 @@ static void write_neighbour(const coll_t *c) {
   free(tmp);
 }
 
+/* After OUT_MYSYNC or OUT_ALLSYNC this node's source is its own again: a
+ * put the conduit still carries (a detached Long) must not read it. So it
+ * is overwritten at once, and a peer that got any byte of it afterwards
+ * finds it in its own check. */
+static void reuse_src(const coll_t *c, const layout_t *L) {
+  if ((c->flags & GASNET_COLL_OUT_NOSYNC) || c->overlap || !uses_src(c, ME)) return;
+  coll_fill(L->src, src_len(c, N), coll_garbage_seed(c->it, ME, 5));
+}
+
 static void run_one(const coll_t *c) {
   layout_t L = layout_of(c, ME);
   if (verbose && ME == 0) {
@@ -394,6 +405,7 @@ static void run_one(const coll_t *c) {
   if (c->flags & GASNET_COLL_OUT_NOSYNC) coll_barrier(); /* every node has synced */
   check_arena(c, &L, L.dst_arena, model_dst, L.dst_arena_len, "dst");
   if (L.src_arena) check_arena(c, &L, L.src_arena, model_src, L.src_arena_len, "src");
+  reuse_src(c, &L);
   if ((c->flags & GASNET_COLL_OUT_ALLSYNC) && c->dst_pl == PL_SEG && !c->overlap && N > 1) {
     remote_check(c);
     coll_barrier(); /* the peer may not refill its buffers before the get */
