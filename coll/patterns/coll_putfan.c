@@ -61,25 +61,35 @@ static void putfan_send(gasnete_coll_putfan_t *fan, gasnete_coll_op_t *op) {
   fan->next_put = first_waiting;
 }
 
-/* Peers may write here once told where; this node's own block waits for
- * its puts, which a conduit may carry while the copy runs
- * (gasneti_long_detaches: a root's copy and its receivers' fetches
- * overlap). */
+/* Will any put go detached (gasneti_long_detaches)? */
+static int putfan_any_detaches(const gasnete_coll_putfan_t *fan, const gasnete_coll_op_t *op) {
+  for (uint32_t i = 0; i < fan->nputs; i++)
+    if (gasneti_long_detaches(gasnete_coll_rank2node(op->team, fan->puts[i].rank))) return 1;
+  return 0;
+}
+
+static void putfan_copy_own(gasnete_coll_putfan_t *fan) {
+  if (fan->own_nbytes && fan->own_dst != fan->own_src)
+    memcpy(fan->own_dst, fan->own_src, fan->own_nbytes);
+  fan->own_copied = 1;
+}
+
+/* This node's own block is copied first, while peers' READYs are on their
+ * way, unless a put may go detached: then the copy waits for the puts
+ * and runs while the conduit carries them (a root's copy and its
+ * receivers' fetches overlap). */
 gasnete_coll_progress_t gasnete_coll_putfan_alg_progress(gasnete_coll_op_t *op) {
   gasnete_coll_putfan_t *fan = op->priv;
   if (!fan->announced) {
     fan->announced = 1;
+    if (!putfan_any_detaches(fan, op)) putfan_copy_own(fan);
     for (uint32_t i = 0; i < fan->nannounce; i++)
       gasnete_coll_send_signal(op, fan->announce[i], putfan_tag(GASNETE_COLL_STEP_READY),
                                (uint64_t)(uintptr_t)fan->my_buffer);
   }
   int all_in = __atomic_load_n(&fan->bytes_received, __ATOMIC_ACQUIRE) >= fan->bytes_expected;
   if (fan->next_put < fan->nputs && (all_in || !fan->forwards)) putfan_send(fan, op);
-  if (!fan->own_copied && fan->next_put >= fan->nputs) {
-    if (fan->own_nbytes && fan->own_dst != fan->own_src)
-      memcpy(fan->own_dst, fan->own_src, fan->own_nbytes);
-    fan->own_copied = 1;
-  }
+  if (!fan->own_copied && fan->next_put >= fan->nputs) putfan_copy_own(fan);
   /* What is left waits for a READY, peers' data or the answers to
    * detached puts: messages only. */
   if (fan->next_put < fan->nputs || !all_in ||

@@ -51,8 +51,9 @@ typedef struct {
    * count), and the answers that say they are read (atomic). */
   uint32_t reads_expected;
   uint32_t reads_done;
-  /* This node's own block, copied locally once every put is sent: a
-   * detached put travels meanwhile. */
+  /* This node's own block, copied locally when the data phase begins, or,
+   * when a put may go detached, once every put is sent (it travels
+   * meanwhile). */
   void *own_dst;
   const void *own_src;
   size_t own_nbytes;
