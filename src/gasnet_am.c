@@ -208,9 +208,13 @@ int gasneti_AMRequestLongAsyncM(gasnet_node_t dest, gasnet_handler_t handler, vo
 #define GASNETC_LONG_ANYWHERE 0
 #endif
 
+/* Is node a valid node outside this node's supernode? */
+static int gasneti_beyond_supernode(gasnet_node_t node) {
+  return node < gasneti_nodes && gasneti_supernode_of(node) != gasneti_supernode_of(gasneti_mynode);
+}
+
 int gasneti_long_anywhere(gasnet_node_t node) {
-  return GASNETC_LONG_ANYWHERE && node < gasneti_nodes &&
-         gasneti_supernode_of(node) != gasneti_supernode_of(gasneti_mynode);
+  return GASNETC_LONG_ANYWHERE && gasneti_beyond_supernode(node);
 }
 
 int gasneti_host_memory;
@@ -246,8 +250,7 @@ int gasneti_AMRequestLongAnywhereM(gasnet_node_t dest, gasnet_handler_t handler,
 #endif
 
 int gasneti_long_detaches(gasnet_node_t node) {
-  return GASNETC_LONG_DETACHES && node < gasneti_nodes &&
-         gasneti_supernode_of(node) != gasneti_supernode_of(gasneti_mynode);
+  return GASNETC_LONG_DETACHES && gasneti_beyond_supernode(node);
 }
 
 int gasneti_AMRequestLongDetachedM(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
