@@ -7,8 +7,7 @@
  * message only reports the arrival). Where a conduit's Long returns before
  * its payload is read, a second Long handler also answers the sender with
  * a Short reply, so it learns when its source is free. All hand the
- * message to the engine,
- * which finds the op it names. */
+ * message to the engine, which finds the op it names. */
 #include "engine/engine.h"
 
 enum {
