@@ -170,16 +170,17 @@ void gasnete_coll_send_data_pair(gasnete_coll_op_t *op, gasnet_node_t rank, uint
 /* One placed chunk: detached where the conduit allows it (the receiver's
  * handler then answers, and the sender counts the answer), else an
  * ordinary Long, into the segment or (anywhere) the team's buffers. */
-static int gasnete_coll_send_placed_chunk(gasnete_coll_op_t *op, gasnet_node_t rank,
-                                          gasnet_node_t node, uint32_t tag, void *dst,
-                                          const void *p, size_t n, uint64_t offset, int anywhere) {
+static void gasnete_coll_send_placed_chunk(gasnete_coll_op_t *op, gasnet_node_t rank,
+                                           gasnet_node_t node, uint32_t tag, void *dst,
+                                           const void *p, size_t n, uint64_t offset, int anywhere,
+                                           int detach) {
   const gasnete_coll_team_t *team = op->team;
-  if (gasneti_long_detaches(node)) {
+  if (detach) {
     gasneti_AMRequestLongDetachedM(node, GASNETE_COLL_H_PLACED_DETACHED, (void *)p, n, dst, anywhere,
                                    7, (gasnet_handlerarg_t)team->id, (gasnet_handlerarg_t)op->seq,
                                    (gasnet_handlerarg_t)tag, (gasnet_handlerarg_t)team->myrank,
                                    hi32(offset), lo32(offset), (gasnet_handlerarg_t)rank);
-    return 1;
+    return;
   }
   if (anywhere)
     gasneti_AMRequestLongAnywhereM(node, GASNETE_COLL_H_PLACED, (void *)p, n, dst, 6,
@@ -191,7 +192,6 @@ static int gasnete_coll_send_placed_chunk(gasnete_coll_op_t *op, gasnet_node_t r
                           (gasnet_handlerarg_t)team->id, (gasnet_handlerarg_t)op->seq,
                           (gasnet_handlerarg_t)tag, (gasnet_handlerarg_t)team->myrank,
                           hi32(offset), lo32(offset));
-  return 0;
 }
 
 uint32_t gasnete_coll_send_placed(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_t tag,
@@ -205,14 +205,16 @@ uint32_t gasnete_coll_send_placed(gasnete_coll_op_t *op, gasnet_node_t rank, uin
   const char *p = data;
   char *dst = remote;
   uint64_t offset = 0;
-  uint32_t detached = 0;
+  int detach = gasneti_long_detaches(node);
+  uint32_t chunks = 0;
   do {
     size_t n = nbytes < chunk ? nbytes : chunk;
-    detached += (uint32_t)gasnete_coll_send_placed_chunk(op, rank, node, tag, dst + offset, p, n,
-                                                         offset, anywhere);
+    gasnete_coll_send_placed_chunk(op, rank, node, tag, dst + offset, p, n, offset, anywhere,
+                                   detach);
+    chunks++;
     p += n;
     offset += n;
     nbytes -= n;
   } while (nbytes);
-  return detached;
+  return detach ? chunks : 0;
 }

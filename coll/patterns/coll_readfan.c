@@ -7,11 +7,23 @@
  * among them, and the conduit's answer is the same on every node, so this
  * is too (every node must choose the same algorithm). */
 static int gasnete_coll_xmem_all;
+/* Whether this host's processor is AMD's (gasnete_coll_host_is_amd). */
+static int gasnete_coll_host_amd;
+
+static int gasnete_coll_cpu_is_amd(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  return __builtin_cpu_is("amd") != 0;
+#else
+  return 0;
+#endif
+}
 
 void gasnete_coll_readfan_init(void) {
   int all = 1;
   for (gasnet_node_t n = 0; n < gasnet_nodes() && all; n++) all = gasneti_xmem_available(n);
   gasnete_coll_xmem_all = all;
+  gasnete_coll_host_amd = gasnete_coll_cpu_is_amd();
 }
 
 int gasnete_coll_readfan_available(void) { return gasnete_coll_xmem_all; }
@@ -24,20 +36,7 @@ int gasnete_coll_direct_eligible(const gasnete_coll_args_t *args, const gasnete_
   return gasnete_coll_xmem_all;
 }
 
-static int gasnete_coll_host_amd = -1; /* -1: not asked yet */
-
-int gasnete_coll_host_is_amd(void) {
-  int amd = __atomic_load_n(&gasnete_coll_host_amd, __ATOMIC_RELAXED);
-  if (amd >= 0) return amd;
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_cpu_init();
-  amd = __builtin_cpu_is("amd") != 0;
-#else
-  amd = 0;
-#endif
-  __atomic_store_n(&gasnete_coll_host_amd, amd, __ATOMIC_RELAXED);
-  return amd;
-}
+int gasnete_coll_host_is_amd(void) { return gasnete_coll_host_amd; }
 
 /* The root of a broadcast or scatter, once it has announced, only copies
  * its own block and then waits for its readers; each reader copies a whole

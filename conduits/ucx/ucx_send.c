@@ -9,8 +9,9 @@
  * memory a Medium of GASNET_UCX_RNDV_THRESHOLD bytes or more or a Long of
  * GASNET_UCX_RNDV_LONG_THRESHOLD or more, to any other either of
  * GASNET_UCX_RNDV_NET_THRESHOLD or more. That goes by rendezvous
- * (UCP_AM_SEND_FLAG_RNDV), the receiver fetches it straight into its packet or, for a Long, into
- * its segment (ucx_poll.c), and the send completes once it has. (Through
+ * (UCP_AM_SEND_FLAG_RNDV), the receiver fetches it straight into its
+ * packet or, for a Long, into its segment (ucx_poll.c), and the send
+ * completes once it has. (Through
  * shared memory an eager Medium stays in the buffer UCX put it together
  * in, and a 64 KiB one's round trip eagerly took a half to a quarter of
  * its time by rendezvous, so every Medium goes eagerly there. Over TCP

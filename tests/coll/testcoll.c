@@ -70,9 +70,8 @@
  * when every node has synced); after OUT_MYSYNC and OUT_ALLSYNC a node
  * checks its own buffers at once, then overwrites its source (it may reuse
  * it now: a peer still reading it would get the new bytes), and after
- * OUT_ALLSYNC with the
- * destination in the segment it also reads a peer's destination with a
- * get: that must be complete too. */
+ * OUT_ALLSYNC with the destination in the segment it also reads a peer's
+ * destination with a get: that must be complete too. */
 #define _POSIX_C_SOURCE 200809L
 #include "coll_test.h"
 
