@@ -12,7 +12,11 @@
 # median; the tables give ours, Open MPI's and ours / Open MPI, and the
 # copy floor: one memcpy of the same size by every process at once
 # (mpicollperf's memcpy, in the shared-memory job; 0 without table shm or
-# pshm). Tables shm and pshm divide by the same Open MPI job, so their
+# pshm); and beside gather_all and exchange what moving their bytes takes
+# when each is copied once: every process copies its own block, then reads
+# each other process's straight from its buffer (mpicollperf's
+# move_gather_all and move_exchange; 0 where the kernel refuses
+# cross-memory reads). Tables shm and pshm divide by the same Open MPI job, so their
 # ours/MPI columns compare the two conduits too.
 #
 #   BUILDDIR  the top build dir (default .); it needs tests/perf/mpicollperf
@@ -51,7 +55,8 @@
 #             Open MPI always uses its own malloc'd buffers.
 #   SECONDS   the time limit of each job (default 600); a job that runs
 #             out of it fails the script, naming the job
-#   -c        CSV instead: table,op,bytes,sync,nodes,ours_us,mpi_us,ratio,memcpy_us,buffers
+#   -c        CSV instead: table,op,bytes,sync,nodes,ours_us,mpi_us,ratio,memcpy_us,buffers,
+#             move_us (0 but for gather_all and exchange)
 #   BENCH-ARGS  more options for both programs (e.g. -i 50 -r 5)
 #
 # Every call of ours is the blocking form with LOCAL addressing. Exits 1
@@ -150,7 +155,7 @@ while [ "$r" -le "$runs" ]; do
       job ours_mpi "$r" env GASNET_MPIRUN_ARGS="$TCP_ARGS" GASNET_SUPERNODE_MAXSIZE=1 "$mpi_run" -n "$nodes" "$ours_mpi" $where $bench "$@"
     fi
     if has shm || has pshm; then
-      job mpi_shm "$r" "$MPIRUN" $mpirun_opts $SHM_ARGS -np "$nodes" "$twin" -c -s "$sync" -o "$ops,memcpy" -l "$sizes" "$@"
+      job mpi_shm "$r" "$MPIRUN" $mpirun_opts $SHM_ARGS -np "$nodes" "$twin" -c -s "$sync" -o "$ops,memcpy,move_gather_all,move_exchange" -l "$sizes" "$@"
     fi
     if has tcp || has mpi; then
       job mpi_tcp "$r" "$MPIRUN" $mpirun_opts $TCP_ARGS -np "$nodes" "$twin" $bench "$@"
@@ -202,7 +207,7 @@ awk -F, -v csv="$csv" -v buffers="$buffers" -v ops="$ops" -v nsizes="$(echo "$si
   END {
     nops = split(ops, op, ",")
     syncname = sync == "my" ? "IN_MYSYNC|OUT_MYSYNC" : "IN_ALLSYNC|OUT_ALLSYNC"
-    if (csv) print "table,op,bytes,sync,nodes,ours_us,mpi_us,ratio,memcpy_us,buffers"
+    if (csv) print "table,op,bytes,sync,nodes,ours_us,mpi_us,ratio,memcpy_us,buffers,move_us"
     bufname = buffers == "local" ? "malloc'\''d buffers" : "buffers in the segment (SRC_/DST_IN_SEGMENT)"
     bad = 0
     for (t = 1; t <= nt; t++) {
@@ -210,7 +215,7 @@ awk -F, -v csv="$csv" -v buffers="$buffers" -v ops="$ops" -v nsizes="$(echo "$si
         printf "\n%s, %d processes\n", ttitle[t], nodes
         printf "ours: %s, LOCAL, %s; Open MPI: %s; median of %d runs (us)\n", \
           syncname, bufname, sync == "my" ? "the calls back to back" : "MPI_Barrier, call, MPI_Barrier", runs
-        printf "%-11s %8s %11s %11s %9s %9s\n", "op", "bytes", "ours", "Open MPI", "ours/MPI", "memcpy"
+        printf "%-11s %8s %11s %11s %9s %9s %9s\n", "op", "bytes", "ours", "Open MPI", "ours/MPI", "memcpy", "move"
       }
       for (o = 1; o <= nops; o++) {
         ns = split(substr(sizes[op[o]], 2), sz, " ")
@@ -225,8 +230,10 @@ awk -F, -v csv="$csv" -v buffers="$buffers" -v ops="$ops" -v nsizes="$(echo "$si
           }
           a = median(ko); b = median(km); ratio = b > 0 ? a / b : 0
           kf = "mpi_shm" SUBSEP "memcpy" SUBSEP sz[s]; f = (kf in cnt) ? median(kf) : 0
-          if (csv) printf "%s,%s,%s,%s,%d,%.3f,%.3f,%.3f,%.3f,%s\n", tname[t], op[o], sz[s], sync, nodes, a, b, ratio, f, buffers
-          else printf "%-11s %8s %11.2f %11.2f %9.2f %9.2f\n", op[o], sz[s], a, b, ratio, f
+          kv = "mpi_shm" SUBSEP "move_" op[o] SUBSEP sz[s]
+          mv = (op[o] == "gather_all" || op[o] == "exchange") && (kv in cnt) ? median(kv) : 0
+          if (csv) printf "%s,%s,%s,%s,%d,%.3f,%.3f,%.3f,%.3f,%s,%.3f\n", tname[t], op[o], sz[s], sync, nodes, a, b, ratio, f, buffers, mv
+          else printf "%-11s %8s %11.2f %11.2f %9.2f %9.2f %9s\n", op[o], sz[s], a, b, ratio, f, (mv > 0 ? sprintf("%.2f", mv) : "-")
         }
       }
     }

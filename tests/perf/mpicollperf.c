@@ -27,6 +27,17 @@
  *               its own two buffers with memcpy, all ranks at once (they
  *               share the memory system, as a collective's copies do);
  *               the copy floor compare_mpi.sh prints beside the tables
+ *   move_exchange    not a collective: every rank copies its own block
+ *               of an exchange (memcpy, BYTES bytes) and then reads each
+ *               other rank's block for it straight from that rank's src,
+ *               one cross-memory read (process_vm_readv) each, all ranks
+ *               at once: what an exchange moves on one host when every
+ *               byte is copied once, in the plainest order
+ *   move_gather_all  the same for gather_all: every rank's src is one
+ *               block, which its own copy and every other rank read
+ *               compare_mpi.sh prints the two beside their ops. Where the
+ *               kernel refuses the reads (ptrace rules), their rows are
+ *               left out, with a note on stderr
  *
  * reduce and scan compute what collperf's reduce and scan compute
  * (gasnet_coll_reduce / _scan of a blocked int32 array, one block of
@@ -49,8 +60,12 @@
  * One repetition: MPI_Barrier, ITERS calls back to back, MPI_Barrier; its
  * time / ITERS is one sample, taken by rank 0; the median and the minimum
  * of the samples are printed, in microseconds. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* process_vm_readv */
 #include <mpi.h>
+
+#include <errno.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
 #include <stdint.h>
 #include <stdio.h>
@@ -58,10 +73,12 @@
 #include <string.h>
 
 enum { OP_BCAST, OP_SCATTER, OP_GATHER, OP_GATHER_ALL, OP_EXCHANGE,
-       OP_REDUCE, OP_SCAN, OP_REDUCE_EW, OP_SCAN_EW, OP_MEMCPY, OP_COUNT };
+       OP_REDUCE, OP_SCAN, OP_REDUCE_EW, OP_SCAN_EW, OP_MEMCPY, OP_MOVE_EXCHANGE,
+       OP_MOVE_GATHER_ALL, OP_COUNT };
 static const char *const op_names[OP_COUNT] = {"broadcast", "scatter", "gather",
                                                "gather_all", "exchange", "reduce",
-                                               "scan", "reduce_ew", "scan_ew", "memcpy"};
+                                               "scan", "reduce_ew", "scan_ew", "memcpy",
+                                               "move_exchange", "move_gather_all"};
 enum { DEFAULT_OPS = OP_SCAN + 1 }; /* the ops collperf also has */
 
 enum { SYNC_ALL, SYNC_NO, SYNC_MY, SYNC_COUNT }; /* collperf's order */
@@ -78,6 +95,11 @@ static struct {
 
 static int P, ME;
 static unsigned char *dst, *src; /* opt.max * P bytes each */
+/* For the move ops: every rank's pid and src, and whether the kernel let
+ * every rank read them (all ranks agree before any row is measured). */
+static pid_t *peer_pid;
+static uint64_t *peer_src;
+static int move_ok;
 
 static void die(const char *msg, const char *arg) {
   if (ME == 0) fprintf(stderr, "mpicollperf: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
@@ -197,6 +219,41 @@ static void array_scan(size_t n) {
   for (size_t i = 0; i < n; i++) out[i] = carry += in[i];
 }
 
+/* The move ops: this rank's own block by memcpy, every other rank's block
+ * by one cross-memory read from that rank's src: block ME of it for an
+ * exchange, its only block for a gather_all. 0 when a read failed. */
+static int move_blocks(size_t nb, int exchange) {
+  size_t own = exchange ? (size_t)ME * nb : 0;
+  memcpy(dst + (size_t)ME * nb, src + own, nb);
+  int ok = 1;
+  for (int p = 0; p < P; p++) {
+    if (p == ME) continue;
+    struct iovec here = {dst + (size_t)p * nb, nb};
+    uint64_t theirs = exchange ? (uint64_t)ME * nb : 0;
+    struct iovec there = {(void *)(uintptr_t)(peer_src[p] + theirs), nb};
+    if (process_vm_readv(peer_pid[p], &here, 1, &there, 1, 0) != (ssize_t)nb) ok = 0;
+  }
+  return ok;
+}
+
+/* Whether every rank may read every other's memory: one try of each read. */
+static int move_setup(void) {
+  pid_t me = getpid();
+  uint64_t base = (uint64_t)(uintptr_t)src;
+  peer_pid = malloc((size_t)P * sizeof *peer_pid);
+  peer_src = malloc((size_t)P * sizeof *peer_src);
+  if (!peer_pid || !peer_src) die("out of memory", NULL);
+  MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, peer_pid, (int)sizeof me, MPI_BYTE, MPI_COMM_WORLD);
+  MPI_Allgather(&base, 1, MPI_UINT64_T, peer_src, 1, MPI_UINT64_T, MPI_COMM_WORLD);
+  int mine = move_blocks(8, 1), all = 0;
+  int err = errno;
+  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (!mine)
+    fprintf(stderr, "mpicollperf: rank %d: process_vm_readv: %s; the move ops left out\n", ME,
+            strerror(err));
+  return all;
+}
+
 static void run_coll(int op, size_t nb) {
   MPI_Comm W = MPI_COMM_WORLD;
   int n = (int)nb;
@@ -214,6 +271,8 @@ static void run_coll(int op, size_t nb) {
       break;
     case OP_SCAN_EW: MPI_Scan(src, dst, (int)elems, MPI_UINT32_T, MPI_SUM, W); break;
     case OP_MEMCPY: memcpy(dst, src, nb); break;
+    case OP_MOVE_EXCHANGE: move_blocks(nb, 1); break;
+    case OP_MOVE_GATHER_ALL: move_blocks(nb, 0); break;
   }
 }
 
@@ -314,14 +373,18 @@ int main(int argc, char **argv) {
   if (!dst || !src) die("out of memory", NULL);
   memset(dst, 1, region); /* touch every page before timing, as collperf */
   memset(src, 2, region);
+  if (opt.ops[OP_MOVE_EXCHANGE] || opt.ops[OP_MOVE_GATHER_ALL]) move_ok = move_setup();
   if (ME == 0) print_header();
   for (int op = 0; op < OP_COUNT; op++) {
-    if (!opt.ops[op]) continue;
+    int moves = op == OP_MOVE_EXCHANGE || op == OP_MOVE_GATHER_ALL;
+    if (!opt.ops[op] || (moves && !move_ok)) continue;
     if (ME == 0 && !opt.csv) print_op_header(op);
     for (int s = 0; s < opt.nsizes; s++) measure_row(op, opt.sizes[s]);
   }
   free(dst);
   free(src);
+  free(peer_pid);
+  free(peer_src);
   MPI_Finalize();
   return 0;
 }
