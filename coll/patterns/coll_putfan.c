@@ -74,6 +74,26 @@ static void putfan_copy_own(gasnete_coll_putfan_t *fan) {
   fan->own_copied = 1;
 }
 
+/* The own block goes in pieces of this many bytes, a poll between two.
+ * A detached put may need this node's polls to move (UCX's TCP transport
+ * sends a rendezvous payload only while its sender progresses), and a
+ * 1 MiB copy in one go held it up: over UCX_TLS=tcp at 2 ranks a 1 MiB
+ * broadcast took 184-206 us copying in one go, 173-180 in 256 KiB pieces,
+ * 135-152 with no own copy at all; through shared memory, where the
+ * receiver reads the payload itself, the pieces cost nothing measurable
+ * (docs/ucx-conduit.md, "A root's own copy while its puts travel"). */
+#define PUTFAN_OWN_PIECE ((size_t)256 * 1024)
+
+/* One piece of the own block, copied while detached puts travel. */
+static void putfan_copy_own_piece(gasnete_coll_putfan_t *fan) {
+  size_t left = fan->own_nbytes - fan->own_done;
+  if (left > PUTFAN_OWN_PIECE) left = PUTFAN_OWN_PIECE;
+  if (left && fan->own_dst != fan->own_src)
+    memcpy((char *)fan->own_dst + fan->own_done, (const char *)fan->own_src + fan->own_done, left);
+  fan->own_done += left;
+  if (fan->own_done == fan->own_nbytes) fan->own_copied = 1;
+}
+
 /* This node's own block is copied first, while peers' READYs are on their
  * way, unless a put may go detached: then the copy waits for the puts
  * and runs while the conduit carries them (a root's copy and its
@@ -89,7 +109,10 @@ gasnete_coll_progress_t gasnete_coll_putfan_alg_progress(gasnete_coll_op_t *op) 
   }
   int all_in = __atomic_load_n(&fan->bytes_received, __ATOMIC_ACQUIRE) >= fan->bytes_expected;
   if (fan->next_put < fan->nputs && (all_in || !fan->forwards)) putfan_send(fan, op);
-  if (!fan->own_copied && fan->next_put >= fan->nputs) putfan_copy_own(fan);
+  if (!fan->own_copied && fan->next_put >= fan->nputs) {
+    putfan_copy_own_piece(fan);
+    if (!fan->own_copied) return GASNETE_COLL_NOT_YET;
+  }
   /* What is left waits for a READY, peers' data or the answers to
    * detached puts: messages only. */
   if (fan->next_put < fan->nputs || !all_in ||

@@ -57,6 +57,7 @@ typedef struct {
   void *own_dst;
   const void *own_src;
   size_t own_nbytes;
+  size_t own_done; /* bytes of it copied so far */
   int own_copied;
 } gasnete_coll_putfan_t;
 
