@@ -61,10 +61,18 @@ static void putfan_send(gasnete_coll_putfan_t *fan, gasnete_coll_op_t *op) {
   fan->next_put = first_waiting;
 }
 
-/* Will any put go detached (gasneti_long_detaches)? */
-static int putfan_any_detaches(const gasnete_coll_putfan_t *fan, const gasnete_coll_op_t *op) {
+static int putfan_detaches(const gasnete_coll_op_t *op, gasnet_node_t rank) {
+  return gasneti_long_detaches(gasnete_coll_rank2node(op->team, rank));
+}
+
+/* Will any put this node sends, or receives from the ranks it announces
+ * to, go detached (gasneti_long_detaches)? Such a payload may move only
+ * while its sender and its receiver poll. */
+static int putfan_travels(const gasnete_coll_putfan_t *fan, const gasnete_coll_op_t *op) {
   for (uint32_t i = 0; i < fan->nputs; i++)
-    if (gasneti_long_detaches(gasnete_coll_rank2node(op->team, fan->puts[i].rank))) return 1;
+    if (putfan_detaches(op, fan->puts[i].rank)) return 1;
+  for (uint32_t i = 0; i < fan->nannounce; i++)
+    if (putfan_detaches(op, fan->announce[i])) return 1;
   return 0;
 }
 
@@ -95,14 +103,15 @@ static void putfan_copy_own_piece(gasnete_coll_putfan_t *fan) {
 }
 
 /* This node's own block is copied first, while peers' READYs are on their
- * way, unless a put may go detached: then the copy waits for the puts
- * and runs while the conduit carries them (a root's copy and its
- * receivers' fetches overlap). */
+ * way, unless a put to or from it may go detached: then the copy waits
+ * until this node has announced and sent its puts, and runs in pieces
+ * while the conduit carries them (a root's copy and its receivers'
+ * fetches overlap; a gather's root lets its leaves start at once). */
 gasnete_coll_progress_t gasnete_coll_putfan_alg_progress(gasnete_coll_op_t *op) {
   gasnete_coll_putfan_t *fan = op->priv;
   if (!fan->announced) {
     fan->announced = 1;
-    if (!putfan_any_detaches(fan, op)) putfan_copy_own(fan);
+    if (!putfan_travels(fan, op)) putfan_copy_own(fan);
     for (uint32_t i = 0; i < fan->nannounce; i++)
       gasnete_coll_send_signal(op, fan->announce[i], putfan_tag(GASNETE_COLL_STEP_READY),
                                (uint64_t)(uintptr_t)fan->my_buffer);
