@@ -83,9 +83,9 @@ static void putfan_copy_own(gasnete_coll_putfan_t *fan) {
 }
 
 /* The own block goes in pieces of this many bytes, a poll between two.
- * A detached put may need this node's polls to move (UCX's TCP transport
- * sends a rendezvous payload only while its sender progresses), and a
- * 1 MiB copy in one go held it up: over UCX_TLS=tcp at 2 ranks a 1 MiB
+ * A put may need this node's polls to move (UCX's TCP transport sends a
+ * rendezvous payload only while its sender progresses, and a receiver
+ * takes the payloads in its polls), and a 1 MiB copy in one go held it up: over UCX_TLS=tcp at 2 ranks a 1 MiB
  * broadcast took 184-206 us copying in one go, 173-180 in 256 KiB pieces,
  * 135-152 with no own copy at all; through shared memory, where the
  * receiver reads the payload itself, the pieces cost nothing measurable
@@ -102,19 +102,24 @@ static void putfan_copy_own_piece(gasnete_coll_putfan_t *fan) {
   if (fan->own_done == fan->own_nbytes) fan->own_copied = 1;
 }
 
-/* This node's own block is copied first, while peers' READYs are on their
- * way, unless a put to or from it may go detached: then the copy waits
- * until this node has announced and sent its puts, and runs in pieces
- * while the conduit carries them (a root's copy and its receivers'
- * fetches overlap; a gather's root lets its leaves start at once). */
+/* A node announces its buffer before anything else, so its peers' puts
+ * may start while it copies its own block. A node with puts to send copies
+ * next, while the peers' READYs are on their way, unless a put to or from
+ * it may go detached: then the copy waits until its puts are sent and runs
+ * in pieces while the conduit carries them (a root's copy and its
+ * receivers' fetches overlap). A node with no puts to send (a gather's
+ * root) copies in pieces at once, polling between two for the puts that
+ * come in: its leaves used to wait for its whole copy, and an in-segment
+ * gather on smp at 2 ranks took twice its time now (63-65 us at 1 MiB
+ * against 30-37, docs/performance.md, "A gather's root announces first"). */
 gasnete_coll_progress_t gasnete_coll_putfan_alg_progress(gasnete_coll_op_t *op) {
   gasnete_coll_putfan_t *fan = op->priv;
   if (!fan->announced) {
     fan->announced = 1;
-    if (!putfan_travels(fan, op)) putfan_copy_own(fan);
     for (uint32_t i = 0; i < fan->nannounce; i++)
       gasnete_coll_send_signal(op, fan->announce[i], putfan_tag(GASNETE_COLL_STEP_READY),
                                (uint64_t)(uintptr_t)fan->my_buffer);
+    if (fan->nputs && !putfan_travels(fan, op)) putfan_copy_own(fan);
   }
   int all_in = __atomic_load_n(&fan->bytes_received, __ATOMIC_ACQUIRE) >= fan->bytes_expected;
   if (fan->next_put < fan->nputs && (all_in || !fan->forwards)) putfan_send(fan, op);
