@@ -85,14 +85,16 @@ static void putfan_copy_own(gasnete_coll_putfan_t *fan) {
 /* The own block goes in pieces of this many bytes, a poll between two.
  * A put may need this node's polls to move (UCX's TCP transport sends a
  * rendezvous payload only while its sender progresses, and a receiver
- * takes the payloads in its polls), and a 1 MiB copy in one go held it up: over UCX_TLS=tcp at 2 ranks a 1 MiB
- * broadcast took 184-206 us copying in one go, 173-180 in 256 KiB pieces,
- * 135-152 with no own copy at all; through shared memory, where the
- * receiver reads the payload itself, the pieces cost nothing measurable
- * (docs/ucx-conduit.md, "A root's own copy while its puts travel"). */
+ * takes the payloads in its polls), and a 1 MiB copy in one go held it
+ * up: over UCX_TLS=tcp at 2 ranks a 1 MiB broadcast took 184-206 us
+ * copying in one go, 173-180 in 256 KiB pieces, 135-152 with no own copy
+ * at all; through shared memory, where the receiver reads the payload
+ * itself, the pieces cost nothing measurable (docs/ucx-conduit.md, "A
+ * root's own copy while its puts travel"). */
 #define PUTFAN_OWN_PIECE ((size_t)256 * 1024)
 
-/* One piece of the own block, copied while detached puts travel. */
+/* One piece of the own block, copied while puts travel (this node's
+ * detached ones, or its peers' puts to it). */
 static void putfan_copy_own_piece(gasnete_coll_putfan_t *fan) {
   size_t left = fan->own_nbytes - fan->own_done;
   if (left > PUTFAN_OWN_PIECE) left = PUTFAN_OWN_PIECE;
@@ -109,9 +111,9 @@ static void putfan_copy_own_piece(gasnete_coll_putfan_t *fan) {
  * in pieces while the conduit carries them (a root's copy and its
  * receivers' fetches overlap). A node with no puts to send (a gather's
  * root) copies in pieces at once, polling between two for the puts that
- * come in: its leaves used to wait for its whole copy, and an in-segment
- * gather on smp at 2 ranks took twice its time now (63-65 us at 1 MiB
- * against 30-37, docs/performance.md, "A gather's root announces first"). */
+ * come in. Its leaves used to wait for its whole copy: an in-segment 1 MiB
+ * gather on smp at 2 ranks took 61-69 us then, 31-36 now
+ * (docs/performance.md, "A gather's root announces first"). */
 gasnete_coll_progress_t gasnete_coll_putfan_alg_progress(gasnete_coll_op_t *op) {
   gasnete_coll_putfan_t *fan = op->priv;
   if (!fan->announced) {

@@ -16,8 +16,8 @@
 # when each is copied once: every process copies its own block, then reads
 # each other process's straight from its buffer (mpicollperf's
 # move_gather_all and move_exchange; 0 where the kernel refuses
-# cross-memory reads). Tables shm and pshm divide by the same Open MPI job, so their
-# ours/MPI columns compare the two conduits too.
+# cross-memory reads). Tables shm and pshm divide by the same Open MPI
+# job, so their ours/MPI columns compare the two conduits too.
 #
 #   BUILDDIR  the top build dir (default .); it needs tests/perf/mpicollperf
 #             (`make`) and collperf built for the smp conduit and, for tables
