@@ -1,6 +1,7 @@
 /* coll_putfan.c: see coll_putfan.h. */
 #include "patterns/coll_putfan.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 static uint32_t putfan_tag(uint32_t step) {
@@ -76,11 +77,6 @@ static int putfan_travels(const gasnete_coll_putfan_t *fan, const gasnete_coll_o
   return 0;
 }
 
-static void putfan_copy_own(gasnete_coll_putfan_t *fan) {
-  if (fan->own_nbytes && fan->own_dst != fan->own_src)
-    memcpy(fan->own_dst, fan->own_src, fan->own_nbytes);
-  fan->own_copied = 1;
-}
 
 /* The own block goes in pieces of this many bytes, a poll between two.
  * A put may need this node's polls to move (UCX's TCP transport sends a
@@ -93,15 +89,16 @@ static void putfan_copy_own(gasnete_coll_putfan_t *fan) {
  * root's own copy while its puts travel"). */
 #define PUTFAN_OWN_PIECE ((size_t)256 * 1024)
 
-/* One piece of the own block, copied while puts travel (this node's
- * detached ones, or its peers' puts to it). */
-static void putfan_copy_own_piece(gasnete_coll_putfan_t *fan) {
+/* Copies up to max more bytes of the own block (all of it, or one piece
+ * while puts travel: this node's detached ones, or its peers' puts to it);
+ * returns whether the whole block is in. */
+static int putfan_copy_own(gasnete_coll_putfan_t *fan, size_t max) {
   size_t left = fan->own_nbytes - fan->own_done;
-  if (left > PUTFAN_OWN_PIECE) left = PUTFAN_OWN_PIECE;
+  if (left > max) left = max;
   if (left && fan->own_dst != fan->own_src)
     memcpy((char *)fan->own_dst + fan->own_done, (const char *)fan->own_src + fan->own_done, left);
   fan->own_done += left;
-  if (fan->own_done == fan->own_nbytes) fan->own_copied = 1;
+  return fan->own_done == fan->own_nbytes;
 }
 
 /* A node announces its buffer before anything else, so its peers' puts
@@ -121,14 +118,12 @@ gasnete_coll_progress_t gasnete_coll_putfan_alg_progress(gasnete_coll_op_t *op) 
     for (uint32_t i = 0; i < fan->nannounce; i++)
       gasnete_coll_send_signal(op, fan->announce[i], putfan_tag(GASNETE_COLL_STEP_READY),
                                (uint64_t)(uintptr_t)fan->my_buffer);
-    if (fan->nputs && !putfan_travels(fan, op)) putfan_copy_own(fan);
+    if (fan->nputs && !putfan_travels(fan, op)) putfan_copy_own(fan, SIZE_MAX);
   }
   int all_in = __atomic_load_n(&fan->bytes_received, __ATOMIC_ACQUIRE) >= fan->bytes_expected;
   if (fan->next_put < fan->nputs && (all_in || !fan->forwards)) putfan_send(fan, op);
-  if (!fan->own_copied && fan->next_put >= fan->nputs) {
-    putfan_copy_own_piece(fan);
-    if (!fan->own_copied) return GASNETE_COLL_NOT_YET;
-  }
+  if (fan->next_put >= fan->nputs && !putfan_copy_own(fan, PUTFAN_OWN_PIECE))
+    return GASNETE_COLL_NOT_YET;
   /* What is left waits for a READY, peers' data or the answers to
    * detached puts: messages only. */
   if (fan->next_put < fan->nputs || !all_in ||

@@ -58,7 +58,6 @@ typedef struct {
   const void *own_src;
   size_t own_nbytes;
   size_t own_done; /* bytes of it copied so far */
-  int own_copied;
 } gasnete_coll_putfan_t;
 
 /* Put-based algorithms need the destination in the segment, or a team
