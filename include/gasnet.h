@@ -212,6 +212,28 @@ extern int gasneti_AMReplyMediumM(gasnet_token_t token, gasnet_handler_t handler
 extern int gasneti_AMReplyLongM(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
                                 size_t nbytes, void *dest_addr, int numargs, ...);
 
+/* The same calls with the arguments in an array of numargs (none: NULL);
+ * what the numbered macros use in C (gasnet_am_arity.h). */
+extern int gasneti_AMRequestShortA(gasnet_node_t dest, gasnet_handler_t handler, int numargs,
+                                   const gasnet_handlerarg_t *args);
+extern int gasneti_AMRequestMediumA(gasnet_node_t dest, gasnet_handler_t handler,
+                                    void *source_addr, size_t nbytes, int numargs,
+                                    const gasnet_handlerarg_t *args);
+extern int gasneti_AMRequestLongA(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
+                                  size_t nbytes, void *dest_addr, int numargs,
+                                  const gasnet_handlerarg_t *args);
+extern int gasneti_AMRequestLongAsyncA(gasnet_node_t dest, gasnet_handler_t handler,
+                                       void *source_addr, size_t nbytes, void *dest_addr,
+                                       int numargs, const gasnet_handlerarg_t *args);
+extern int gasneti_AMReplyShortA(gasnet_token_t token, gasnet_handler_t handler, int numargs,
+                                 const gasnet_handlerarg_t *args);
+extern int gasneti_AMReplyMediumA(gasnet_token_t token, gasnet_handler_t handler,
+                                  void *source_addr, size_t nbytes, int numargs,
+                                  const gasnet_handlerarg_t *args);
+extern int gasneti_AMReplyLongA(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
+                                size_t nbytes, void *dest_addr, int numargs,
+                                const gasnet_handlerarg_t *args);
+
 #define gasnet_AMRequestShortM gasneti_AMRequestShortM
 #define gasnet_AMRequestMediumM gasneti_AMRequestMediumM
 #define gasnet_AMRequestLongM gasneti_AMRequestLongM

@@ -1,7 +1,10 @@
 #!/bin/sh
 # Writes include/gasnet_am_arity.h: the fixed-arity AM macros of GASNet-1
 # (gasnet_AMRequestShort0 .. gasnet_AMReplyLong16) and the un-numbered
-# explicit-count names, all mapped onto the variable-arity entry points. Rerun after edits:
+# explicit-count names. In C the numbered macros pass their arguments as
+# an array (the gasneti_AM*A entry points: no va_list to walk per call);
+# C++ has no compound literals, so there they call the variable-arity M
+# forms. Rerun after edits:
 #   sh scripts/gen_am_arity.sh > include/gasnet_am_arity.h
 set -eu
 echo "/* gasnet_am_arity.h: fixed-arity active message macros."
@@ -13,22 +16,45 @@ args() { # args N -> ", a0, a1, ..."
   while [ $i -lt $1 ]; do s="$s, a$i"; i=$((i+1)); done
   printf '%s' "$s"
 }
-emit() { # emit NAME TARGET PARAMS CALLPARAMS
+cast_args() { # cast_args N -> ", (gasnet_handlerarg_t)(a0), ..." (as GASNet-1 converts them)
+  i=0; s=""
+  while [ $i -lt $1 ]; do s="$s, (gasnet_handlerarg_t)(a$i)"; i=$((i+1)); done
+  printf '%s' "$s"
+}
+array() { # array N -> "0" or "(const gasnet_handlerarg_t[]){(gasnet_handlerarg_t)(a0), ...}"
+  [ $1 -eq 0 ] && { printf '0'; return; }
+  printf '(const gasnet_handlerarg_t[]){%s}' "$(cast_args $1 | cut -c3-)"
+}
+emit_c() { # emit_c NAME PARAMS CALLPARAMS
   n=0
   while [ $n -le 16 ]; do
-    a=$(args $n)
-    echo "#define gasnet_$1$n($3$a) \\"
-    echo "  gasneti_$2($4, $n$a)"
+    echo "#define gasnet_$1$n($2$(args $n)) \\"
+    echo "  gasneti_$1A($3, $n, $(array $n))"
     n=$((n+1))
   done
 }
-emit AMRequestShort AMRequestShortM "dest, handler" "dest, handler"
-emit AMRequestMedium AMRequestMediumM "dest, handler, src, nbytes" "dest, handler, src, nbytes"
-emit AMRequestLong AMRequestLongM "dest, handler, src, nbytes, dst" "dest, handler, src, nbytes, dst"
-emit AMRequestLongAsync AMRequestLongAsyncM "dest, handler, src, nbytes, dst" "dest, handler, src, nbytes, dst"
-emit AMReplyShort AMReplyShortM "token, handler" "token, handler"
-emit AMReplyMedium AMReplyMediumM "token, handler, src, nbytes" "token, handler, src, nbytes"
-emit AMReplyLong AMReplyLongM "token, handler, src, nbytes, dst" "token, handler, src, nbytes, dst"
+emit_cxx() { # emit_cxx NAME PARAMS CALLPARAMS
+  n=0
+  while [ $n -le 16 ]; do
+    echo "#define gasnet_$1$n($2$(args $n)) \\"
+    echo "  gasneti_$1M($3, $n$(cast_args $n))"
+    n=$((n+1))
+  done
+}
+emit_all() { # emit_all emit_c|emit_cxx
+  $1 AMRequestShort "dest, handler" "dest, handler"
+  $1 AMRequestMedium "dest, handler, src, nbytes" "dest, handler, src, nbytes"
+  $1 AMRequestLong "dest, handler, src, nbytes, dst" "dest, handler, src, nbytes, dst"
+  $1 AMRequestLongAsync "dest, handler, src, nbytes, dst" "dest, handler, src, nbytes, dst"
+  $1 AMReplyShort "token, handler" "token, handler"
+  $1 AMReplyMedium "token, handler, src, nbytes" "token, handler, src, nbytes"
+  $1 AMReplyLong "token, handler, src, nbytes, dst" "token, handler, src, nbytes, dst"
+}
+echo "#ifdef __cplusplus"
+emit_all emit_cxx
+echo "#else"
+emit_all emit_c
+echo "#endif"
 cat <<'EOT'
 
 /* The un-numbered names take an explicit argument count, exactly like the
