@@ -19,9 +19,14 @@ static int gasnete_coll_reduce_args_equal(const gasnete_coll_reduce_args_t *x,
          x->func_arg == y->func_arg && x->vec_count == y->vec_count;
 }
 
+/* The reduction's layout matters only to reduce and scan; the other kinds
+ * skip its nine compares. */
 static int gasnete_coll_plan_fits(const gasnete_coll_plan_t *p, const gasnete_coll_args_t *a) {
-  return p->valid && p->kind == a->kind && p->nbytes == a->nbytes && p->root == a->root &&
-         p->flags == a->flags && gasnete_coll_reduce_args_equal(&p->red, &a->red);
+  if (!(p->valid && p->kind == a->kind && p->nbytes == a->nbytes && p->root == a->root &&
+        p->flags == a->flags))
+    return 0;
+  int reduction = a->kind == GASNETE_COLL_REDUCE || a->kind == GASNETE_COLL_SCAN;
+  return !reduction || gasnete_coll_reduce_args_equal(&p->red, &a->red);
 }
 
 /* blocking is not part of the plan (a client may alternate the blocking

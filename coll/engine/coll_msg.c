@@ -122,7 +122,10 @@ void gasnete_coll_send_signal(gasnete_coll_op_t *op, gasnet_node_t rank, uint32_
 static void gasnete_coll_send_small(const gasnete_coll_op_t *op, gasnet_node_t node, uint32_t tag,
                                     uint32_t offset, const void *data, size_t nbytes) {
   uint32_t words[2] = {0, 0};
-  if (nbytes) memcpy(words, data, nbytes);
+  if (nbytes == sizeof(words))
+    memcpy(words, data, sizeof(words)); /* a fixed size: a move, not a call */
+  else if (nbytes)
+    memcpy(words, data, nbytes);
   gasnet_AMRequestShort8(node, GASNETE_COLL_H_SMALL, (gasnet_handlerarg_t)op->team->id,
                          (gasnet_handlerarg_t)op->seq, (gasnet_handlerarg_t)tag,
                          (gasnet_handlerarg_t)op->team->myrank, (gasnet_handlerarg_t)offset,
