@@ -25,35 +25,31 @@ array() { # array N -> "0" or "(const gasnet_handlerarg_t[]){(gasnet_handlerarg_
   [ $1 -eq 0 ] && { printf '0'; return; }
   printf '(const gasnet_handlerarg_t[]){%s}' "$(cast_args $1 | cut -c3-)"
 }
-emit_c() { # emit_c NAME PARAMS CALLPARAMS
+emit() { # emit c|cxx NAME PARAMS CALLPARAMS
   n=0
   while [ $n -le 16 ]; do
-    echo "#define gasnet_$1$n($2$(args $n)) \\"
-    echo "  gasneti_$1A($3, $n, $(array $n))"
+    echo "#define gasnet_$2$n($3$(args $n)) \\"
+    if [ "$1" = c ]; then
+      echo "  gasneti_$2A($4, $n, $(array $n))"
+    else
+      echo "  gasneti_$2M($4, $n$(cast_args $n))"
+    fi
     n=$((n+1))
   done
 }
-emit_cxx() { # emit_cxx NAME PARAMS CALLPARAMS
-  n=0
-  while [ $n -le 16 ]; do
-    echo "#define gasnet_$1$n($2$(args $n)) \\"
-    echo "  gasneti_$1M($3, $n$(cast_args $n))"
-    n=$((n+1))
-  done
-}
-emit_all() { # emit_all emit_c|emit_cxx
-  $1 AMRequestShort "dest, handler" "dest, handler"
-  $1 AMRequestMedium "dest, handler, src, nbytes" "dest, handler, src, nbytes"
-  $1 AMRequestLong "dest, handler, src, nbytes, dst" "dest, handler, src, nbytes, dst"
-  $1 AMRequestLongAsync "dest, handler, src, nbytes, dst" "dest, handler, src, nbytes, dst"
-  $1 AMReplyShort "token, handler" "token, handler"
-  $1 AMReplyMedium "token, handler, src, nbytes" "token, handler, src, nbytes"
-  $1 AMReplyLong "token, handler, src, nbytes, dst" "token, handler, src, nbytes, dst"
+emit_all() { # emit_all c|cxx
+  emit $1 AMRequestShort "dest, handler" "dest, handler"
+  emit $1 AMRequestMedium "dest, handler, src, nbytes" "dest, handler, src, nbytes"
+  emit $1 AMRequestLong "dest, handler, src, nbytes, dst" "dest, handler, src, nbytes, dst"
+  emit $1 AMRequestLongAsync "dest, handler, src, nbytes, dst" "dest, handler, src, nbytes, dst"
+  emit $1 AMReplyShort "token, handler" "token, handler"
+  emit $1 AMReplyMedium "token, handler, src, nbytes" "token, handler, src, nbytes"
+  emit $1 AMReplyLong "token, handler, src, nbytes, dst" "token, handler, src, nbytes, dst"
 }
 echo "#ifdef __cplusplus"
-emit_all emit_cxx
+emit_all cxx
 echo "#else"
-emit_all emit_c
+emit_all c
 echo "#endif"
 cat <<'EOT'
 

@@ -328,69 +328,67 @@ int gasneti_AMReplyLongM(gasnet_token_t token, gasnet_handler_t handler, void *s
 /* ------------------------------------------------------------ the array forms
  * What the numbered macros call in C (gasnet_am_arity.h): the same calls,
  * with the arguments in the caller's array. */
+static int gasneti_am_request_array(gasnet_node_t dest, gasneti_am_category_t category,
+                                    gasnet_handler_t handler, void *src, size_t nbytes, void *dst,
+                                    int numargs, const gasnet_handlerarg_t *args,
+                                    const char *call) {
+  gasneti_am_t am;
+  gasneti_am_fill_array(&am, category, 1, handler, src, nbytes, dst, numargs, args, call);
+  return gasneti_am_request(dest, &am, call);
+}
+
+static int gasneti_am_reply_array(gasnet_token_t token, gasneti_am_category_t category,
+                                  gasnet_handler_t handler, void *src, size_t nbytes, void *dst,
+                                  int numargs, const gasnet_handlerarg_t *args, const char *call) {
+  gasneti_am_t am;
+  gasneti_am_fill_array(&am, category, 0, handler, src, nbytes, dst, numargs, args, call);
+  return gasneti_am_reply(token, &am, call);
+}
+
 int gasneti_AMRequestShortA(gasnet_node_t dest, gasnet_handler_t handler, int numargs,
                             const gasnet_handlerarg_t *args) {
-  static const char call[] = "gasnet_AMRequestShort";
-  gasneti_am_t am;
-  gasneti_am_fill_array(&am, GASNETI_AM_SHORT, 1, handler, NULL, 0, NULL, numargs, args, call);
-  return gasneti_am_request(dest, &am, call);
+  return gasneti_am_request_array(dest, GASNETI_AM_SHORT, handler, NULL, 0, NULL, numargs, args,
+                                  "gasnet_AMRequestShort");
 }
 
 int gasneti_AMRequestMediumA(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
                              size_t nbytes, int numargs, const gasnet_handlerarg_t *args) {
-  static const char call[] = "gasnet_AMRequestMedium";
-  gasneti_am_t am;
-  gasneti_am_fill_array(&am, GASNETI_AM_MEDIUM, 1, handler, source_addr, nbytes, NULL, numargs,
-                        args, call);
-  return gasneti_am_request(dest, &am, call);
+  return gasneti_am_request_array(dest, GASNETI_AM_MEDIUM, handler, source_addr, nbytes, NULL,
+                                  numargs, args, "gasnet_AMRequestMedium");
 }
 
 int gasneti_AMRequestLongA(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
                            size_t nbytes, void *dest_addr, int numargs,
                            const gasnet_handlerarg_t *args) {
-  static const char call[] = "gasnet_AMRequestLong";
-  gasneti_am_t am;
-  gasneti_am_fill_array(&am, GASNETI_AM_LONG, 1, handler, source_addr, nbytes, dest_addr, numargs,
-                        args, call);
-  return gasneti_am_request(dest, &am, call);
+  return gasneti_am_request_array(dest, GASNETI_AM_LONG, handler, source_addr, nbytes, dest_addr,
+                                  numargs, args, "gasnet_AMRequestLong");
 }
 
 /* As gasneti_AMRequestLongAsyncM: the synchronous form under another name. */
 int gasneti_AMRequestLongAsyncA(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
                                 size_t nbytes, void *dest_addr, int numargs,
                                 const gasnet_handlerarg_t *args) {
-  static const char call[] = "gasnet_AMRequestLongAsync";
-  gasneti_am_t am;
-  gasneti_am_fill_array(&am, GASNETI_AM_LONG, 1, handler, source_addr, nbytes, dest_addr, numargs,
-                        args, call);
-  return gasneti_am_request(dest, &am, call);
+  return gasneti_am_request_array(dest, GASNETI_AM_LONG, handler, source_addr, nbytes, dest_addr,
+                                  numargs, args, "gasnet_AMRequestLongAsync");
 }
 
 int gasneti_AMReplyShortA(gasnet_token_t token, gasnet_handler_t handler, int numargs,
                           const gasnet_handlerarg_t *args) {
-  static const char call[] = "gasnet_AMReplyShort";
-  gasneti_am_t am;
-  gasneti_am_fill_array(&am, GASNETI_AM_SHORT, 0, handler, NULL, 0, NULL, numargs, args, call);
-  return gasneti_am_reply(token, &am, call);
+  return gasneti_am_reply_array(token, GASNETI_AM_SHORT, handler, NULL, 0, NULL, numargs, args,
+                                "gasnet_AMReplyShort");
 }
 
 int gasneti_AMReplyMediumA(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
                            size_t nbytes, int numargs, const gasnet_handlerarg_t *args) {
-  static const char call[] = "gasnet_AMReplyMedium";
-  gasneti_am_t am;
-  gasneti_am_fill_array(&am, GASNETI_AM_MEDIUM, 0, handler, source_addr, nbytes, NULL, numargs,
-                        args, call);
-  return gasneti_am_reply(token, &am, call);
+  return gasneti_am_reply_array(token, GASNETI_AM_MEDIUM, handler, source_addr, nbytes, NULL,
+                                numargs, args, "gasnet_AMReplyMedium");
 }
 
 int gasneti_AMReplyLongA(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
                          size_t nbytes, void *dest_addr, int numargs,
                          const gasnet_handlerarg_t *args) {
-  static const char call[] = "gasnet_AMReplyLong";
-  gasneti_am_t am;
-  gasneti_am_fill_array(&am, GASNETI_AM_LONG, 0, handler, source_addr, nbytes, dest_addr, numargs,
-                        args, call);
-  return gasneti_am_reply(token, &am, call);
+  return gasneti_am_reply_array(token, GASNETI_AM_LONG, handler, source_addr, nbytes, dest_addr,
+                                numargs, args, "gasnet_AMReplyLong");
 }
 
 /* The limits a conduit sets in its gasnet_core.h (docs/porting.md,
