@@ -403,7 +403,8 @@ static void other_forms(gasnet_node_t dest) {
     }
 }
 
-/* The two spellings the GASNet-1 documentation shows, written out. */
+/* The two spellings the GASNet-1 documentation shows, written out, and a
+ * fixed-arity call with arguments of other types. */
 static void spelled_out(gasnet_node_t dest) {
   gasnet_handlerarg_t r[16];
   fill_args(r, msg_key(TEST_MYNODE, dest, CAT_SHORT, 2, 0, 0));
@@ -418,6 +419,14 @@ static void spelled_out(gasnet_node_t dest) {
   GASNET_BLOCKUNTIL(__atomic_load_n(&reply_done, __ATOMIC_ACQUIRE));
   __atomic_store_n(&reply_done, 0, __ATOMIC_RELEASE);
   GASNET_Safe(gasnet_AMRequestShortM(dest, H_REQ_SHORT(2), 2, a, b));
+  sent_to[dest]++;
+  GASNET_BLOCKUNTIL(__atomic_load_n(&reply_done, __ATOMIC_ACQUIRE));
+  /* The numbered macros convert each argument to gasnet_handlerarg_t, as
+   * GASNet-1's do: a wider integer keeps its low 32 bits, a double its value. */
+  __atomic_store_n(&reply_done, 0, __ATOMIC_RELEASE);
+  int64_t wide = (int64_t)a + ((int64_t)5 << 32);
+  double real = (double)b;
+  GASNET_Safe(gasnet_AMRequestShort2(dest, H_REQ_SHORT(2), wide, real));
   sent_to[dest]++;
   GASNET_BLOCKUNTIL(__atomic_load_n(&reply_done, __ATOMIC_ACQUIRE));
 }
