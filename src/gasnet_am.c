@@ -55,10 +55,13 @@ __attribute__((noinline, cold)) static void gasneti_am_event(const char *const n
                        data);
 }
 
-/* Everything but the arguments. */
-static inline void gasneti_am_set(gasneti_am_t *am, gasneti_am_category_t category, int is_request,
-                                  gasnet_handler_t handler, void *src, size_t nbytes, void *dst,
-                                  int numargs, const char *call) {
+/* A message from its arguments in an array. The numbered macros in C hand
+ * theirs over so: walking a va_list took 85 of the 785 instructions of an
+ * 8-byte broadcast's root (8 arguments), a copy of the array a few. */
+static inline void gasneti_am_fill(gasneti_am_t *am, gasneti_am_category_t category, int is_request,
+                                   gasnet_handler_t handler, void *src, size_t nbytes, void *dst,
+                                   int numargs, const gasnet_handlerarg_t *args,
+                                   const char *call) {
   if (numargs < 0 || numargs > 16)
     gasneti_fatalerror("%s: numargs %d is outside 0..16", call, numargs);
   am->category = (uint8_t)category;
@@ -70,27 +73,18 @@ static inline void gasneti_am_set(gasneti_am_t *am, gasneti_am_category_t catego
   am->dest_addr = dst;
   am->anywhere = 0;
   am->detach = 0;
-}
-
-/* The variable-arity calls (the M forms, and the numbered macros in C++). */
-static void gasneti_am_fill(gasneti_am_t *am, gasneti_am_category_t category, int is_request,
-                            gasnet_handler_t handler, void *src, size_t nbytes, void *dst,
-                            int numargs, va_list ap, const char *call) {
-  gasneti_am_set(am, category, is_request, handler, src, nbytes, dst, numargs, call);
-  for (int i = 0; i < numargs; i++) am->args[i] = (gasnet_handlerarg_t)va_arg(ap, int);
-}
-
-/* The numbered macros in C hand over their arguments as an array: walking
- * a va_list took 85 of the 785 instructions of an 8-byte broadcast's root
- * (8 arguments), a copy of the array a few. */
-static inline void gasneti_am_fill_array(gasneti_am_t *am, gasneti_am_category_t category,
-                                         int is_request, gasnet_handler_t handler, void *src,
-                                         size_t nbytes, void *dst, int numargs,
-                                         const gasnet_handlerarg_t *args, const char *call) {
-  gasneti_am_set(am, category, is_request, handler, src, nbytes, dst, numargs, call);
   int i = 0;
   for (; i + 4 <= numargs; i += 4) memcpy(&am->args[i], &args[i], 4 * sizeof(gasnet_handlerarg_t));
   for (; i < numargs; i++) am->args[i] = args[i];
+}
+
+/* The variable-arity calls (the M forms, and the numbered macros in C++)
+ * read their arguments into an array and go on as the array forms. */
+static void gasneti_va_args(gasnet_handlerarg_t out[16], int numargs, va_list ap,
+                            const char *call) {
+  if (numargs < 0 || numargs > 16)
+    gasneti_fatalerror("%s: numargs %d is outside 0..16", call, numargs);
+  for (int i = 0; i < numargs; i++) out[i] = (gasnet_handlerarg_t)va_arg(ap, int);
 }
 
 __attribute__((noinline)) static void gasneti_am_check_payload_all(const gasneti_am_t *am,
@@ -164,63 +158,149 @@ static int gasneti_am_reply(gasnet_token_t token, gasneti_am_t *am, const char *
   return GASNET_OK;
 }
 
-int gasneti_AMRequestShortM(gasnet_node_t dest, gasnet_handler_t handler, int numargs, ...) {
-  static const char call[] = "gasnet_AMRequestShort";
-  gasneti_am_t am;
-  va_list ap;
-  va_start(ap, numargs);
-  gasneti_am_fill(&am, GASNETI_AM_SHORT, 1, handler, NULL, 0, NULL, numargs, ap, call);
-  va_end(ap);
-  return gasneti_am_request(dest, &am, call);
-}
-
-int gasneti_AMRequestMediumM(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
-                             size_t nbytes, int numargs, ...) {
-  static const char call[] = "gasnet_AMRequestMedium";
-  gasneti_am_t am;
-  va_list ap;
-  va_start(ap, numargs);
-  gasneti_am_fill(&am, GASNETI_AM_MEDIUM, 1, handler, source_addr, nbytes, NULL, numargs, ap,
-                  call);
-  va_end(ap);
-  return gasneti_am_request(dest, &am, call);
-}
-
 /* A Long request; anywhere: its destination may lie outside the segment
  * (gasneti_long_anywhere); detach: the conduit may return before it has
  * read the payload (gasneti_long_detaches). */
 enum { GASNETI_LONG_ANYWHERE = 1, GASNETI_LONG_DETACH = 2 };
-static int gasneti_am_request_long(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
-                                   size_t nbytes, void *dest_addr, unsigned how, int numargs,
-                                   va_list ap, const char *call) {
+
+/* Every request and reply call ends in one of these two. how: the
+ * GASNETI_LONG_ flags of a Long request. */
+static int gasneti_am_request_array(gasnet_node_t dest, gasneti_am_category_t category,
+                                    gasnet_handler_t handler, void *src, size_t nbytes, void *dst,
+                                    unsigned how, int numargs, const gasnet_handlerarg_t *args,
+                                    const char *call) {
   gasneti_am_t am;
-  gasneti_am_fill(&am, GASNETI_AM_LONG, 1, handler, source_addr, nbytes, dest_addr, numargs, ap,
-                  call);
+  gasneti_am_fill(&am, category, 1, handler, src, nbytes, dst, numargs, args, call);
   am.anywhere = (how & GASNETI_LONG_ANYWHERE) != 0;
   am.detach = (how & GASNETI_LONG_DETACH) != 0;
   return gasneti_am_request(dest, &am, call);
 }
 
-int gasneti_AMRequestLongM(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
-                           size_t nbytes, void *dest_addr, int numargs, ...) {
-  va_list ap;
-  va_start(ap, numargs);
-  int rc = gasneti_am_request_long(dest, handler, source_addr, nbytes, dest_addr, 0, numargs, ap,
-                                   "gasnet_AMRequestLong");
-  va_end(ap);
-  return rc;
+static int gasneti_am_reply_array(gasnet_token_t token, gasneti_am_category_t category,
+                                  gasnet_handler_t handler, void *src, size_t nbytes, void *dst,
+                                  int numargs, const gasnet_handlerarg_t *args, const char *call) {
+  gasneti_am_t am;
+  gasneti_am_fill(&am, category, 0, handler, src, nbytes, dst, numargs, args, call);
+  return gasneti_am_reply(token, &am, call);
+}
+
+/* ------------------------------------------------------------ the array forms
+ * What the numbered macros call in C (gasnet_am_arity.h). */
+int gasneti_AMRequestShortA(gasnet_node_t dest, gasnet_handler_t handler, int numargs,
+                            const gasnet_handlerarg_t *args) {
+  return gasneti_am_request_array(dest, GASNETI_AM_SHORT, handler, NULL, 0, NULL, 0, numargs, args,
+                                  "gasnet_AMRequestShort");
+}
+
+int gasneti_AMRequestMediumA(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
+                             size_t nbytes, int numargs, const gasnet_handlerarg_t *args) {
+  return gasneti_am_request_array(dest, GASNETI_AM_MEDIUM, handler, source_addr, nbytes, NULL, 0,
+                                  numargs, args, "gasnet_AMRequestMedium");
+}
+
+int gasneti_AMRequestLongA(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
+                           size_t nbytes, void *dest_addr, int numargs,
+                           const gasnet_handlerarg_t *args) {
+  return gasneti_am_request_array(dest, GASNETI_AM_LONG, handler, source_addr, nbytes, dest_addr,
+                                  0, numargs, args, "gasnet_AMRequestLong");
 }
 
 /* Every conduit here has finished reading the source buffer when the send
  * call returns, so the asynchronous form is the synchronous one. */
-int gasneti_AMRequestLongAsyncM(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
-                                size_t nbytes, void *dest_addr, int numargs, ...) {
+int gasneti_AMRequestLongAsyncA(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
+                                size_t nbytes, void *dest_addr, int numargs,
+                                const gasnet_handlerarg_t *args) {
+  return gasneti_am_request_array(dest, GASNETI_AM_LONG, handler, source_addr, nbytes, dest_addr,
+                                  0, numargs, args, "gasnet_AMRequestLongAsync");
+}
+
+int gasneti_AMReplyShortA(gasnet_token_t token, gasnet_handler_t handler, int numargs,
+                          const gasnet_handlerarg_t *args) {
+  return gasneti_am_reply_array(token, GASNETI_AM_SHORT, handler, NULL, 0, NULL, numargs, args,
+                                "gasnet_AMReplyShort");
+}
+
+int gasneti_AMReplyMediumA(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
+                           size_t nbytes, int numargs, const gasnet_handlerarg_t *args) {
+  return gasneti_am_reply_array(token, GASNETI_AM_MEDIUM, handler, source_addr, nbytes, NULL,
+                                numargs, args, "gasnet_AMReplyMedium");
+}
+
+int gasneti_AMReplyLongA(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
+                         size_t nbytes, void *dest_addr, int numargs,
+                         const gasnet_handlerarg_t *args) {
+  return gasneti_am_reply_array(token, GASNETI_AM_LONG, handler, source_addr, nbytes, dest_addr,
+                                numargs, args, "gasnet_AMReplyLong");
+}
+
+/* ------------------------------------------------------------ the variable-arity forms
+ * Each reads its arguments and calls its array form. */
+int gasneti_AMRequestShortM(gasnet_node_t dest, gasnet_handler_t handler, int numargs, ...) {
+  gasnet_handlerarg_t args[16];
   va_list ap;
   va_start(ap, numargs);
-  int rc = gasneti_am_request_long(dest, handler, source_addr, nbytes, dest_addr, 0, numargs, ap,
-                                   "gasnet_AMRequestLongAsync");
+  gasneti_va_args(args, numargs, ap, "gasnet_AMRequestShort");
   va_end(ap);
-  return rc;
+  return gasneti_AMRequestShortA(dest, handler, numargs, args);
+}
+
+int gasneti_AMRequestMediumM(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
+                             size_t nbytes, int numargs, ...) {
+  gasnet_handlerarg_t args[16];
+  va_list ap;
+  va_start(ap, numargs);
+  gasneti_va_args(args, numargs, ap, "gasnet_AMRequestMedium");
+  va_end(ap);
+  return gasneti_AMRequestMediumA(dest, handler, source_addr, nbytes, numargs, args);
+}
+
+int gasneti_AMRequestLongM(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
+                           size_t nbytes, void *dest_addr, int numargs, ...) {
+  gasnet_handlerarg_t args[16];
+  va_list ap;
+  va_start(ap, numargs);
+  gasneti_va_args(args, numargs, ap, "gasnet_AMRequestLong");
+  va_end(ap);
+  return gasneti_AMRequestLongA(dest, handler, source_addr, nbytes, dest_addr, numargs, args);
+}
+
+int gasneti_AMRequestLongAsyncM(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
+                                size_t nbytes, void *dest_addr, int numargs, ...) {
+  gasnet_handlerarg_t args[16];
+  va_list ap;
+  va_start(ap, numargs);
+  gasneti_va_args(args, numargs, ap, "gasnet_AMRequestLongAsync");
+  va_end(ap);
+  return gasneti_AMRequestLongAsyncA(dest, handler, source_addr, nbytes, dest_addr, numargs, args);
+}
+
+int gasneti_AMReplyShortM(gasnet_token_t token, gasnet_handler_t handler, int numargs, ...) {
+  gasnet_handlerarg_t args[16];
+  va_list ap;
+  va_start(ap, numargs);
+  gasneti_va_args(args, numargs, ap, "gasnet_AMReplyShort");
+  va_end(ap);
+  return gasneti_AMReplyShortA(token, handler, numargs, args);
+}
+
+int gasneti_AMReplyMediumM(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
+                           size_t nbytes, int numargs, ...) {
+  gasnet_handlerarg_t args[16];
+  va_list ap;
+  va_start(ap, numargs);
+  gasneti_va_args(args, numargs, ap, "gasnet_AMReplyMedium");
+  va_end(ap);
+  return gasneti_AMReplyMediumA(token, handler, source_addr, nbytes, numargs, args);
+}
+
+int gasneti_AMReplyLongM(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
+                         size_t nbytes, void *dest_addr, int numargs, ...) {
+  gasnet_handlerarg_t args[16];
+  va_list ap;
+  va_start(ap, numargs);
+  gasneti_va_args(args, numargs, ap, "gasnet_AMReplyLong");
+  va_end(ap);
+  return gasneti_AMReplyLongA(token, handler, source_addr, nbytes, dest_addr, numargs, args);
 }
 
 /* ------------------------------------------------------------ Longs to any address
@@ -255,12 +335,13 @@ int gasneti_AMRequestLongAnywhereM(gasnet_node_t dest, gasnet_handler_t handler,
                                    int numargs, ...) {
   static const char call[] = "gasneti_AMRequestLongAnywhere";
   gasneti_check_anywhere(dest, call);
+  gasnet_handlerarg_t args[16];
   va_list ap;
   va_start(ap, numargs);
-  int rc = gasneti_am_request_long(dest, handler, source_addr, nbytes, dest_addr,
-                                   GASNETI_LONG_ANYWHERE, numargs, ap, call);
+  gasneti_va_args(args, numargs, ap, call);
   va_end(ap);
-  return rc;
+  return gasneti_am_request_array(dest, GASNETI_AM_LONG, handler, source_addr, nbytes, dest_addr,
+                                  GASNETI_LONG_ANYWHERE, numargs, args, call);
 }
 
 /* ------------------------------------------------------------ Longs that return early
@@ -283,112 +364,13 @@ int gasneti_AMRequestLongDetachedM(gasnet_node_t dest, gasnet_handler_t handler,
   if (anywhere) gasneti_check_anywhere(dest, call);
   unsigned how = (anywhere ? GASNETI_LONG_ANYWHERE : 0u) |
                  (gasneti_long_detaches(dest) ? GASNETI_LONG_DETACH : 0u);
+  gasnet_handlerarg_t args[16];
   va_list ap;
   va_start(ap, numargs);
-  int rc = gasneti_am_request_long(dest, handler, source_addr, nbytes, dest_addr, how, numargs, ap,
-                                   call);
+  gasneti_va_args(args, numargs, ap, call);
   va_end(ap);
-  return rc;
-}
-
-int gasneti_AMReplyShortM(gasnet_token_t token, gasnet_handler_t handler, int numargs, ...) {
-  static const char call[] = "gasnet_AMReplyShort";
-  gasneti_am_t am;
-  va_list ap;
-  va_start(ap, numargs);
-  gasneti_am_fill(&am, GASNETI_AM_SHORT, 0, handler, NULL, 0, NULL, numargs, ap, call);
-  va_end(ap);
-  return gasneti_am_reply(token, &am, call);
-}
-
-int gasneti_AMReplyMediumM(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
-                           size_t nbytes, int numargs, ...) {
-  static const char call[] = "gasnet_AMReplyMedium";
-  gasneti_am_t am;
-  va_list ap;
-  va_start(ap, numargs);
-  gasneti_am_fill(&am, GASNETI_AM_MEDIUM, 0, handler, source_addr, nbytes, NULL, numargs, ap,
-                  call);
-  va_end(ap);
-  return gasneti_am_reply(token, &am, call);
-}
-
-int gasneti_AMReplyLongM(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
-                         size_t nbytes, void *dest_addr, int numargs, ...) {
-  static const char call[] = "gasnet_AMReplyLong";
-  gasneti_am_t am;
-  va_list ap;
-  va_start(ap, numargs);
-  gasneti_am_fill(&am, GASNETI_AM_LONG, 0, handler, source_addr, nbytes, dest_addr, numargs, ap,
-                  call);
-  va_end(ap);
-  return gasneti_am_reply(token, &am, call);
-}
-
-/* ------------------------------------------------------------ the array forms
- * What the numbered macros call in C (gasnet_am_arity.h): the same calls,
- * with the arguments in the caller's array. */
-static int gasneti_am_request_array(gasnet_node_t dest, gasneti_am_category_t category,
-                                    gasnet_handler_t handler, void *src, size_t nbytes, void *dst,
-                                    int numargs, const gasnet_handlerarg_t *args,
-                                    const char *call) {
-  gasneti_am_t am;
-  gasneti_am_fill_array(&am, category, 1, handler, src, nbytes, dst, numargs, args, call);
-  return gasneti_am_request(dest, &am, call);
-}
-
-static int gasneti_am_reply_array(gasnet_token_t token, gasneti_am_category_t category,
-                                  gasnet_handler_t handler, void *src, size_t nbytes, void *dst,
-                                  int numargs, const gasnet_handlerarg_t *args, const char *call) {
-  gasneti_am_t am;
-  gasneti_am_fill_array(&am, category, 0, handler, src, nbytes, dst, numargs, args, call);
-  return gasneti_am_reply(token, &am, call);
-}
-
-int gasneti_AMRequestShortA(gasnet_node_t dest, gasnet_handler_t handler, int numargs,
-                            const gasnet_handlerarg_t *args) {
-  return gasneti_am_request_array(dest, GASNETI_AM_SHORT, handler, NULL, 0, NULL, numargs, args,
-                                  "gasnet_AMRequestShort");
-}
-
-int gasneti_AMRequestMediumA(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
-                             size_t nbytes, int numargs, const gasnet_handlerarg_t *args) {
-  return gasneti_am_request_array(dest, GASNETI_AM_MEDIUM, handler, source_addr, nbytes, NULL,
-                                  numargs, args, "gasnet_AMRequestMedium");
-}
-
-int gasneti_AMRequestLongA(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
-                           size_t nbytes, void *dest_addr, int numargs,
-                           const gasnet_handlerarg_t *args) {
   return gasneti_am_request_array(dest, GASNETI_AM_LONG, handler, source_addr, nbytes, dest_addr,
-                                  numargs, args, "gasnet_AMRequestLong");
-}
-
-/* As gasneti_AMRequestLongAsyncM: the synchronous form under another name. */
-int gasneti_AMRequestLongAsyncA(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
-                                size_t nbytes, void *dest_addr, int numargs,
-                                const gasnet_handlerarg_t *args) {
-  return gasneti_am_request_array(dest, GASNETI_AM_LONG, handler, source_addr, nbytes, dest_addr,
-                                  numargs, args, "gasnet_AMRequestLongAsync");
-}
-
-int gasneti_AMReplyShortA(gasnet_token_t token, gasnet_handler_t handler, int numargs,
-                          const gasnet_handlerarg_t *args) {
-  return gasneti_am_reply_array(token, GASNETI_AM_SHORT, handler, NULL, 0, NULL, numargs, args,
-                                "gasnet_AMReplyShort");
-}
-
-int gasneti_AMReplyMediumA(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
-                           size_t nbytes, int numargs, const gasnet_handlerarg_t *args) {
-  return gasneti_am_reply_array(token, GASNETI_AM_MEDIUM, handler, source_addr, nbytes, NULL,
-                                numargs, args, "gasnet_AMReplyMedium");
-}
-
-int gasneti_AMReplyLongA(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
-                         size_t nbytes, void *dest_addr, int numargs,
-                         const gasnet_handlerarg_t *args) {
-  return gasneti_am_reply_array(token, GASNETI_AM_LONG, handler, source_addr, nbytes, dest_addr,
-                                numargs, args, "gasnet_AMReplyLong");
+                                  how, numargs, args, call);
 }
 
 /* The limits a conduit sets in its gasnet_core.h (docs/porting.md,
