@@ -1,8 +1,8 @@
 /* collperf: latency of the data-movement collectives.
  *
  * Usage: collperf [-a ALG] [-o OPS] [-n MIN] [-m MAX] [-x FACTOR] [-l SIZES]
- *                 [-i ITERS] [-r REPS] [-s SYNCS] [-R RADIX] [-O] [-c] [-I IMAGES]
- *                 [-h]
+ *                 [-i ITERS] [-r REPS] [-s SYNCS] [-R RADIX] [-O] [-c] [-L]
+ *                 [-I IMAGES] [-h]
  *
  *   -a ALG     force algorithm ALG for every op that has one of that name
  *              (GASNET_COLL_<OP>_ALG, set before gasnet_init so every node
@@ -29,6 +29,10 @@
  *              segment with SRC_/DST_IN_SEGMENT, where the put-based
  *              algorithms are eligible
  *   -c         CSV instead of tables (the last column: images per node)
+ *   -L         also print, on stderr, every node's own time per collective
+ *              in each repetition, taken before the closing barrier
+ *              ("local,OP,BYTES,SYNC,NODE,REP,US"): the node that takes
+ *              longest is the one the others wait for
  *   -I IMAGES  images (threads) per node, default 1. More than one needs
  *              the PAR build, tests/perf/collperf-par: each node starts
  *              IMAGES-1 pthreads, every image calls gasnet_coll_init with
@@ -103,11 +107,11 @@ static struct {
     const char *alg;
     int ops[OP_COUNT];
     size_t min, max, factor;
-    int iters, reps, csv, out_of_seg, images;
+    int iters, reps, csv, out_of_seg, images, local_times;
     int syncs[SYNC_COUNT];
     size_t sizes[64]; /* the block sizes measured, in order */
     int nsizes;
-} opt = {NULL, {0}, 8, (size_t)1 << 20, 4, 200, 7, 0, 0, 1, {0}, {0}, 0};
+} opt = {NULL, {0}, 8, (size_t)1 << 20, 4, 200, 7, 0, 0, 1, 0, {0}, {0}, 0};
 enum { MAX_SIZES = sizeof opt.sizes / sizeof opt.sizes[0] };
 
 static gasnet_node_t N, ME;
@@ -131,7 +135,7 @@ static void die(const char *msg, const char *arg) {
 
 static void usage(void) {
   printf("usage: collperf [-a ALG] [-o OPS] [-n MIN] [-m MAX] [-x FACTOR] [-l SIZES] [-i ITERS]\n"
-         "                [-r REPS] [-s all,no,my] [-R RADIX] [-O] [-c] [-I IMAGES] [-h]\n"
+         "                [-r REPS] [-s all,no,my] [-R RADIX] [-O] [-c] [-L] [-I IMAGES] [-h]\n"
          "  -I IMAGES  images (threads) per node; more than 1 needs collperf-par\n"
          "  (the other options: the comment at the top of tests/perf/collperf.c)\n");
   exit(0);
@@ -242,6 +246,14 @@ static int cmp_double(const void *a, const void *b) {
 
 /* Median and minimum latency (us) of one (op, size, sync), as this image
  * times it (only the reporter's are printed). */
+/* -L: this node's time per collective of repetition rep, up to now. */
+static void print_local_time(int op, size_t nbytes, int sync, int rep, gasnett_tick_t t0,
+                             int iters) {
+  double us = (double)gasnett_ticks_to_ns(gasnett_ticks_now() - t0) / 1000.0 / iters;
+  fprintf(stderr, "local,%s,%zu,%s,%u,%d,%.3f\n", op_names[op], nbytes, sync_names[sync],
+          (unsigned)ME, rep, us);
+}
+
 static void measure(const image_t *im, int op, size_t nbytes, int sync, double *median_p,
                     double *min_p) {
   int flags = sync_flags[sync] | GASNET_COLL_LOCAL;
@@ -259,6 +271,7 @@ static void measure(const image_t *im, int op, size_t nbytes, int sync, double *
     barrier(im);
     gasnett_tick_t t0 = gasnett_ticks_now();
     for (int i = 0; i < iters; i++) run_coll(op, im->dst, im->src, nbytes, flags);
+    if (opt.local_times && im->local == 0) print_local_time(op, nbytes, sync, r, t0, iters);
     barrier(im);
     gasnett_tick_t t1 = gasnett_ticks_now();
     samples[r] = (double)gasnett_ticks_to_ns(t1 - t0) / 1000.0 / iters;
@@ -288,6 +301,7 @@ static void parse_args(int argc, char **argv, const char **ops, const char **syn
     const char *a = argv[i];
     if (!strcmp(a, "-c")) { opt.csv = 1; continue; }
     if (!strcmp(a, "-O")) { opt.out_of_seg = 1; continue; }
+    if (!strcmp(a, "-L")) { opt.local_times = 1; continue; }
     if (!strcmp(a, "-h")) usage();
     if (i + 1 >= argc) die("missing value after", a);
     const char *v = argv[++i];
