@@ -124,12 +124,29 @@ static void gasnetc_bad_message(const gasnetc_hdr_t *h, size_t hlen, size_t len,
                      (unsigned)h->kind, (unsigned)h->src, hlen, len, why);
 }
 
+/* The arguments of an AM, checked against the header's length. */
+static void gasnetc_check_args(const gasnetc_hdr_t *h, size_t hlen, size_t len) {
+  if (h->numargs > 16 || hlen != gasnetc_wire_header_bytes(h))
+    gasnetc_bad_message(h, hlen, len, "its arguments are cut short");
+}
+
+/* A packet for an AM whose header h arrived as header (hlen bytes, the
+ * arguments where gasnetc_wire_args_at says), with room for carried
+ * payload bytes after the arguments. */
+static gasnetc_pkt_t *gasnetc_pkt_for(const gasnetc_hdr_t *h, const void *header, size_t carried) {
+  gasnetc_pkt_t *p = gasnetc_pkt_alloc(sizeof(*h) + gasnetc_args_bytes(h->numargs) + carried);
+  p->hdr = *h;
+  /* UCX's header may be unaligned */
+  memcpy(gasnetc_pkt_args(p), (const uint8_t *)header + gasnetc_wire_args_at(h),
+         (size_t)h->numargs * sizeof(gasnet_handlerarg_t));
+  return p;
+}
+
 /* An AM: check it, land a Long's payload, keep the rest as a packet.
  * Returns UCS_INPROGRESS when the packet holds on to UCX's data. */
 static ucs_status_t gasnetc_arrived_am(const gasnetc_hdr_t *h, const void *header, size_t hlen,
                                        void *data, size_t len, int keepable) {
-  if (h->numargs > 16 || hlen != sizeof(*h) + gasnetc_args_bytes(h->numargs))
-    gasnetc_bad_message(h, hlen, len, "its arguments are cut short");
+  gasnetc_check_args(h, hlen, len);
   size_t carried = 0;
   switch (h->category) {
     case GASNETI_AM_SHORT:
@@ -159,8 +176,7 @@ static ucs_status_t gasnetc_arrived_am(const gasnetc_hdr_t *h, const void *heade
    * (more than fits a FIFO element); those sit 8 bytes past 16. Keeping
    * it saves copying the whole payload once more. */
   int keep = carried && keepable && ((uintptr_t)data & (GASNET_DATA_ALIGNMENT - 1)) == 0;
-  gasnetc_pkt_t *p = gasnetc_pkt_alloc(hlen + (keep ? 0 : carried));
-  memcpy(&p->hdr, header, hlen); /* UCX's header may be unaligned */
+  gasnetc_pkt_t *p = gasnetc_pkt_for(h, header, keep ? 0 : carried);
   if (keep) p->kept = data;
   else if (carried) memcpy(gasnetc_pkt_payload(p), data, carried);
   gasnetc_accept(p);
@@ -184,14 +200,12 @@ static void gasnetc_fetched(void *request, ucs_status_t status, size_t length, v
 
 static void gasnetc_arrived_rndv(const gasnetc_hdr_t *h, const void *header, size_t hlen,
                                  void *desc, size_t len) {
-  if (h->numargs > 16 || hlen != sizeof(*h) + gasnetc_args_bytes(h->numargs))
-    gasnetc_bad_message(h, hlen, len, "its arguments are cut short");
+  gasnetc_check_args(h, hlen, len);
   if ((h->category != GASNETI_AM_MEDIUM && h->category != GASNETI_AM_LONG) ||
       (h->flags & GASNETC_F_IN_PLACE) || len != h->nbytes)
     gasnetc_bad_message(h, hlen, len, "a rendezvous payload it cannot carry");
   int medium = h->category == GASNETI_AM_MEDIUM;
-  gasnetc_pkt_t *p = gasnetc_pkt_alloc(hlen + (medium ? len : 0));
-  memcpy(&p->hdr, header, hlen);
+  gasnetc_pkt_t *p = gasnetc_pkt_for(h, header, medium ? len : 0);
   void *into = medium ? gasnetc_pkt_payload(p) : (void *)(uintptr_t)h->addr;
   ucp_request_param_t param;
   param.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
@@ -208,9 +222,14 @@ static ucs_status_t gasnetc_am_arrived(void *arg, const void *header, size_t hle
                                        size_t len, const ucp_am_recv_param_t *param) {
   (void)arg;
   gasnetc_hdr_t h;
-  if (hlen < sizeof(h))
+  if (hlen < GASNETC_HDR_COMPACT)
     gasneti_fatalerror("ucx conduit: a message with a %zu-byte header, shorter than ours", hlen);
-  memcpy(&h, header, sizeof(h));
+  memcpy(&h, header, GASNETC_HDR_COMPACT);
+  h.nbytes = h.addr = 0; /* a compact header (a Short's, a control message's) ends here */
+  if (!gasnetc_hdr_is_compact(&h)) {
+    if (hlen < sizeof(h)) gasnetc_bad_message(&h, hlen, len, "its header is cut short");
+    memcpy(&h, header, sizeof(h));
+  }
   if (h.src >= gasneti_nodes || h.src == gasneti_mynode)
     gasnetc_bad_message(&h, hlen, len, "from no other node of this job");
   int rndv = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0;

@@ -124,7 +124,7 @@ void gasnetc_send_ctrl(gasnet_node_t dest, gasnetc_kind_t kind, uint32_t seq) {
   hdr.seq = seq;
   if (kind == GASNETC_K_CREDIT)
     hdr.credits = (uint16_t)gasneti_mt_exchange(&gasnetc_ucx.owed[dest], 0);
-  gasnetc_am_start(dest, &hdr, sizeof(hdr), NULL, 0, 0, 1);
+  gasnetc_am_start(dest, &hdr, gasnetc_wire_header_bytes(&hdr), NULL, 0, 0, 1);
 }
 
 /* ------------------------------------------------------------ credits */
@@ -212,6 +212,10 @@ static void gasnetc_send_am(gasnet_node_t dest, const gasneti_am_t *msg) {
   }
   /* Requests a node sends itself skip UCX and the fence (gasnetc_fence_run_own). */
   if (msg->is_request) gasneti_amfence_note_request(dest, msg->handler);
+  if (gasnetc_hdr_is_compact(hdr)) { /* a Short: its arguments move up to the compact header */
+    memmove(buf + GASNETC_HDR_COMPACT, hdr + 1, GASNETC_HDR_MAX - sizeof(*hdr));
+    hlen = gasnetc_wire_header_bytes(hdr);
+  }
   /* A detached Long leaves its request to the completion callback: the
    * caller learns from the receiver when the payload is read. */
   int detach = msg->category == GASNETI_AM_LONG && msg->detach && nbytes;
