@@ -6,11 +6,11 @@
  * gasnetrun_ucx, PMIx under Open MPI's mpirun). MPI is not used.
  *
  * An AM is one UCP active message (one AM id for all) whose UCP header is
- * ours: a Medium's or a Long's is a 32-byte gasnetc_hdr_t and the handler
- * arguments, padded to 16 bytes; a Short's (and a control message's) is
- * the header's first 16 bytes and the arguments right after them (fewer
- * bytes to move, and UCX's short protocol for every Short through its
- * shared memory). Its data is the Medium or Long payload. An AM is sent eagerly
+ * ours: a Long's is a 32-byte gasnetc_hdr_t and the handler arguments,
+ * padded to 16 bytes; any other's is the header's first 16 bytes and the
+ * arguments right after them (fewer bytes to move, and more messages
+ * within UCX's short protocol through its shared memory). Its data is the
+ * Medium or Long payload. An AM is sent eagerly
  * (UCP_AM_SEND_FLAG_EAGER), so the receive callback gets it whole and
  * copies it: a Medium into a packet kept until delivery, a Long straight
  * into the segment. A large payload to a peer of this host outside its
@@ -79,18 +79,20 @@ static inline size_t gasnetc_args_bytes(unsigned numargs) {
   return ((size_t)numargs * sizeof(gasnet_handlerarg_t) + 15) & ~(size_t)15;
 }
 
-/* On the wire a message with no payload (a Short, a control message) sends
- * only the header's fields before nbytes, and its arguments unpadded right
- * after them. Through UCX's shared memory a Short of 16 arguments then
- * still goes by UCX's short protocol (100 bytes with UCP's own header)
- * instead of a copied send, and one of up to 3 fits the first cache line
- * of a FIFO element (docs/ucx-conduit.md, "Compact headers for Shorts"). */
+/* On the wire every message but a Long sends only the header's fields
+ * before nbytes, and its arguments unpadded right after them: a Short and
+ * a control message have no length, and a Medium's is its UCP data's. A
+ * Long keeps the whole header (its destination, and its length when the
+ * payload went ahead by RMA). Through UCX's shared memory a Short of 16
+ * arguments, or a Medium of a few arguments and up to 64 bytes, then goes
+ * by UCX's short protocol (100 bytes with UCP's own header) instead of a
+ * copied send (docs/ucx-conduit.md, "Compact headers"). */
 #define GASNETC_HDR_COMPACT offsetof(gasnetc_hdr_t, nbytes)
 _Static_assert(GASNETC_HDR_COMPACT == 16, "a compact header is 16 bytes");
 
 static inline int gasnetc_hdr_is_compact(const gasnetc_hdr_t *h) {
   int am = h->kind == GASNETC_K_REQUEST || h->kind == GASNETC_K_REPLY;
-  return !am || h->category == GASNETI_AM_SHORT;
+  return !am || h->category != GASNETI_AM_LONG;
 }
 
 /* Where the arguments start in a message as sent, and its header's bytes
@@ -99,9 +101,14 @@ static inline size_t gasnetc_wire_args_at(const gasnetc_hdr_t *h) {
   return gasnetc_hdr_is_compact(h) ? GASNETC_HDR_COMPACT : sizeof(*h);
 }
 static inline size_t gasnetc_wire_header_bytes(const gasnetc_hdr_t *h) {
-  if (gasnetc_hdr_is_compact(h))
-    return GASNETC_HDR_COMPACT + (size_t)h->numargs * sizeof(gasnet_handlerarg_t);
-  return sizeof(*h) + gasnetc_args_bytes(h->numargs);
+  if (!gasnetc_hdr_is_compact(h)) return sizeof(*h) + gasnetc_args_bytes(h->numargs);
+  size_t args = (size_t)h->numargs * sizeof(gasnet_handlerarg_t);
+  /* A Medium's payload follows in UCX's buffer, which the callback keeps
+   * only when the payload is aligned as a Medium's must be: the arguments
+   * end on that alignment, as the padded ones of a whole header did. */
+  if (h->category == GASNETI_AM_MEDIUM)
+    args = (args + GASNET_DATA_ALIGNMENT - 1) & ~(size_t)(GASNET_DATA_ALIGNMENT - 1);
+  return GASNETC_HDR_COMPACT + args;
 }
 
 /* A message kept until delivery: header, arguments, Medium payload. The

@@ -225,7 +225,9 @@ static ucs_status_t gasnetc_am_arrived(void *arg, const void *header, size_t hle
   if (hlen < GASNETC_HDR_COMPACT)
     gasneti_fatalerror("ucx conduit: a message with a %zu-byte header, shorter than ours", hlen);
   memcpy(&h, header, GASNETC_HDR_COMPACT);
-  h.nbytes = h.addr = 0; /* a compact header (a Short's, a control message's) ends here */
+  /* A compact header ends here: a Medium's length is its data's. */
+  h.nbytes = h.category == GASNETI_AM_MEDIUM ? len : 0;
+  h.addr = 0;
   if (!gasnetc_hdr_is_compact(&h)) {
     if (hlen < sizeof(h)) gasnetc_bad_message(&h, hlen, len, "its header is cut short");
     memcpy(&h, header, sizeof(h));

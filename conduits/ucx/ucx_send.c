@@ -212,7 +212,7 @@ static void gasnetc_send_am(gasnet_node_t dest, const gasneti_am_t *msg) {
   }
   /* Requests a node sends itself skip UCX and the fence (gasnetc_fence_run_own). */
   if (msg->is_request) gasneti_amfence_note_request(dest, msg->handler);
-  if (gasnetc_hdr_is_compact(hdr)) { /* a Short: its arguments move up to the compact header */
+  if (gasnetc_hdr_is_compact(hdr)) { /* not a Long: the arguments move up to the compact header */
     memmove(buf + GASNETC_HDR_COMPACT, hdr + 1, GASNETC_HDR_MAX - sizeof(*hdr));
     hlen = gasnetc_wire_header_bytes(hdr);
   }
