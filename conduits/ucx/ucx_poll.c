@@ -130,9 +130,9 @@ static void gasnetc_check_args(const gasnetc_hdr_t *h, size_t hlen, size_t len) 
     gasnetc_bad_message(h, hlen, len, "its arguments are cut short");
 }
 
-/* A packet for an AM whose header h arrived as header (hlen bytes, the
- * arguments where gasnetc_wire_args_at says), with room for carried
- * payload bytes after the arguments. */
+/* A packet for an AM whose header h (whole, a compact one completed) came
+ * as `header` on the wire, the arguments where gasnetc_wire_args_at says,
+ * with room for `carried` payload bytes after the arguments. */
 static gasnetc_pkt_t *gasnetc_pkt_for(const gasnetc_hdr_t *h, const void *header, size_t carried) {
   gasnetc_pkt_t *p = gasnetc_pkt_alloc(sizeof(*h) + gasnetc_args_bytes(h->numargs) + carried);
   p->hdr = *h;

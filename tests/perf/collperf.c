@@ -244,8 +244,6 @@ static int cmp_double(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-/* Median and minimum latency (us) of one (op, size, sync), as this image
- * times it (only the reporter's are printed). */
 /* -L: this node's time per collective of repetition rep, up to now. */
 static void print_local_time(int op, size_t nbytes, int sync, int rep, gasnett_tick_t t0,
                              int iters) {
@@ -254,6 +252,8 @@ static void print_local_time(int op, size_t nbytes, int sync, int rep, gasnett_t
           (unsigned)ME, rep, us);
 }
 
+/* Median and minimum latency (us) of one (op, size, sync), as this image
+ * times it (only the reporter's are printed). */
 static void measure(const image_t *im, int op, size_t nbytes, int sync, double *median_p,
                     double *min_p) {
   int flags = sync_flags[sync] | GASNET_COLL_LOCAL;
