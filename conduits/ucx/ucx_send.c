@@ -161,7 +161,11 @@ void gasnetc_credit_owe(gasnet_node_t src) {
 }
 
 /* ------------------------------------------------------------ active messages */
-static void gasnetc_fill_header(gasnetc_hdr_t *hdr, const gasneti_am_t *msg) {
+/* Fill the header and arguments of msg where the message is sent from,
+ * and return their length: compact on the wire (gasnetc_hdr_is_compact),
+ * whole for a message to this node itself, which goes straight into a
+ * packet. */
+static size_t gasnetc_fill_header(gasnetc_hdr_t *hdr, const gasneti_am_t *msg, int to_self) {
   memset(hdr, 0, sizeof(*hdr));
   hdr->kind = msg->is_request ? GASNETC_K_REQUEST : GASNETC_K_REPLY;
   hdr->category = msg->category;
@@ -171,9 +175,13 @@ static void gasnetc_fill_header(gasnetc_hdr_t *hdr, const gasneti_am_t *msg) {
   hdr->nbytes = msg->nbytes;
   hdr->addr = (uint64_t)(uintptr_t)msg->dest_addr;
   /* All 16 slots, a fixed size (a few moves, where copying by the count
-   * called memcpy); only the header's length (the count's) is sent. */
+   * called memcpy); only the header's length (the count's) is sent. A
+   * compact header's arguments take the place of nbytes and addr. */
   _Static_assert(GASNETC_HDR_MAX - sizeof(gasnetc_hdr_t) == sizeof(msg->args), "room for 16");
-  memcpy(hdr + 1, msg->args, sizeof(msg->args));
+  int compact = !to_self && gasnetc_hdr_is_compact(hdr);
+  memcpy((uint8_t *)hdr + (compact ? GASNETC_HDR_COMPACT : sizeof(*hdr)), msg->args,
+         sizeof(msg->args));
+  return compact ? gasnetc_wire_header_bytes(hdr) : sizeof(*hdr) + gasnetc_args_bytes(msg->numargs);
 }
 
 /* To this node itself: straight into its own stream (lock held). */
@@ -192,8 +200,7 @@ static void gasnetc_send_am(gasnet_node_t dest, const gasneti_am_t *msg) {
   if (msg->is_request) gasnetc_credit_take(dest);
   _Alignas(16) uint8_t buf[GASNETC_HDR_MAX];
   gasnetc_hdr_t *hdr = (gasnetc_hdr_t *)buf;
-  gasnetc_fill_header(hdr, msg);
-  size_t hlen = sizeof(*hdr) + gasnetc_args_bytes(msg->numargs);
+  size_t hlen = gasnetc_fill_header(hdr, msg, dest == gasneti_mynode);
   size_t nbytes = msg->category == GASNETI_AM_SHORT ? 0 : msg->nbytes;
   if (dest != gasneti_mynode && msg->category == GASNETI_AM_LONG &&
       nbytes >= GASNETC_LONG_RMA_MIN && gasnetc_rma_long_payload(dest, msg)) {
@@ -212,10 +219,6 @@ static void gasnetc_send_am(gasnet_node_t dest, const gasneti_am_t *msg) {
   }
   /* Requests a node sends itself skip UCX and the fence (gasnetc_fence_run_own). */
   if (msg->is_request) gasneti_amfence_note_request(dest, msg->handler);
-  if (gasnetc_hdr_is_compact(hdr)) { /* not a Long: the arguments move up to the compact header */
-    memmove(buf + GASNETC_HDR_COMPACT, hdr + 1, GASNETC_HDR_MAX - sizeof(*hdr));
-    hlen = gasnetc_wire_header_bytes(hdr);
-  }
   /* A detached Long leaves its request to the completion callback: the
    * caller learns from the receiver when the payload is read. */
   int detach = msg->category == GASNETI_AM_LONG && msg->detach && nbytes;
