@@ -69,6 +69,7 @@ noinst_HEADERS += \
 	coll/ops/reduce_apply.h \
 	coll/ops/reduce_builtin.h \
 	coll/ops/reduce_layout.h \
+	coll/ops/reduce_prefix.h \
 	coll/ops/scan_chain.h \
 	coll/patterns/coll_composite.h \
 	coll/patterns/coll_flow.h \

@@ -29,6 +29,7 @@
 #endif
 
 #include "ops/reduce_builtin.h"
+#include "ops/reduce_prefix.h"
 
 #include <stdint.h>
 
@@ -47,6 +48,14 @@ static void builtin_check(const char *fn, int type, size_t elem_size, int intege
                        elem_size, type, builtin_type_names[type], builtin_type_sizes[type]);
 }
 
+/* A fold's results after the first are prefixes; for an integer sum
+ * (exact in any grouping) reduce_prefix.h computes them in vector code.
+ * Both tests are constants for each instance of BUILTIN_FOLD. */
+enum { builtin_sum_is_sum = 1, builtin_prod_is_sum = 0, builtin_min_is_sum = 0,
+       builtin_max_is_sum = 0, builtin_band_is_sum = 0, builtin_bor_is_sum = 0,
+       builtin_bxor_is_sum = 0 };
+#define BUILTIN_IS_INT_SUM(op, T) (builtin_##op##_is_sum && (T)0.5 == 0)
+
 #define BUILTIN_FOLD(op, T, EXPR)                                                                \
   static void builtin_##op##_##T(void *results, size_t n, const void *left, size_t nleft,      \
                                  const void *right) {                                          \
@@ -60,6 +69,11 @@ static void builtin_check(const char *fn, int type, size_t elem_size, int intege
       acc = (EXPR);                                                                            \
     }                                                                                          \
     if (i) out[0] = acc;                                                                       \
+    if (BUILTIN_IS_INT_SUM(op, T) && n - i >= 32 / sizeof(T)) { /* a scan's run */            \
+      T carry = acc; /* acc's address taken would keep the loop above scalar */                \
+      i = builtin_prefix_sum(out, r, i, n, &carry, sizeof(T));                                 \
+      acc = carry;                                                                             \
+    }                                                                                          \
     for (; i < n; i++) {                                                                       \
       a = acc;                                                                                 \
       b = r[i];                                                                                \
