@@ -93,35 +93,28 @@ PREFIX_SUM(uint64_t)
 #endif
 
 /* The vector part of a prefix sum of elements of `size` bytes (an
- * integer type): out and r as in prefix_sum_*, *acc an element. Kept out
- * of line, so the fold (which a reduce calls for one result) stays
- * small; the fold passes a copy of its accumulator, since with the
- * accumulator's own address taken its reduction loop, the whole of a
- * reduce's work, was no longer vector code (4 times slower). */
+ * integer type): out and r as in prefix_sum_*, *acc an element, read and
+ * written as the unsigned type of its width (which C lets alias the
+ * signed one). Kept out of line, so the fold (which a reduce calls for
+ * one result) stays small; the fold passes a copy of its accumulator,
+ * since with the accumulator's own address taken its reduction loop, the
+ * whole of a reduce's work, was no longer vector code (4 times slower). */
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
 static size_t builtin_prefix_sum(void *out, const void *r, size_t i, size_t n, void *acc,
-                                        size_t size) {
+                                 size_t size) {
 #ifdef BUILTIN_VECTOR_PREFIX
-  union {
-    uint8_t u8;
-    uint16_t u16;
-    uint32_t u32;
-    uint64_t u64;
-  } a;
-  memcpy(&a, acc, size);
   switch (size) {
-    case 1: i = prefix_sum_uint8_t(out, r, i, n, &a.u8); break;
-    case 2: i = prefix_sum_uint16_t(out, r, i, n, &a.u16); break;
-    case 4: i = prefix_sum_uint32_t(out, r, i, n, &a.u32); break;
-    default: i = prefix_sum_uint64_t(out, r, i, n, &a.u64); break;
+    case 1: return prefix_sum_uint8_t(out, r, i, n, acc);
+    case 2: return prefix_sum_uint16_t(out, r, i, n, acc);
+    case 4: return prefix_sum_uint32_t(out, r, i, n, acc);
+    default: return prefix_sum_uint64_t(out, r, i, n, acc);
   }
-  memcpy(acc, &a, size);
 #else
   (void)out, (void)r, (void)n, (void)acc, (void)size;
-#endif
   return i;
+#endif
 }
 
 #endif

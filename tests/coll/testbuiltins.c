@@ -36,9 +36,6 @@ static const gasnet_coll_fn_entry_t fn_table[NOPS] = {
     {gasnet_coll_fn_bor, GASNET_COLL_AMSAFE},
     {gasnet_coll_fn_bxor, GASNET_COLL_AMSAFE}};
 typedef void (*builtin_fn)(void *, size_t, const void *, size_t, const void *, size_t, int, int);
-static const builtin_fn fns[NOPS] = {gasnet_coll_fn_sum,  gasnet_coll_fn_prod, gasnet_coll_fn_min,
-                                     gasnet_coll_fn_max,  gasnet_coll_fn_band, gasnet_coll_fn_bor,
-                                     gasnet_coll_fn_bxor};
 
 #define NTYPES 10
 static const char *const type_names[NTYPES] = {"int8",  "uint8",  "int16",  "uint16", "int32",
@@ -164,7 +161,7 @@ static void check_direct(int op, int type, size_t n, size_t nleft, int alias) {
   fill(r, n, op, type, seed + 50000, 0);
   reference_fold(op, type, want, n, l, nleft, r);
   void *res = alias == ALIAS_LEFT ? (void *)l : alias == ALIAS_RIGHT ? (void *)r : (void *)out;
-  fns[op](res, n, l, nleft, r, es, 0, type);
+  ((builtin_fn)fn_table[op].fnptr)(res, n, l, nleft, r, es, 0, type);
   for (size_t i = 0; i < n; i++)
     TEST_CHECK(!memcmp((char *)res + i * es, want + i * es, es),
                "gasnet_coll_fn_%s(%s): %zu results, %zu left, results %s: result %zu wrong",
