@@ -11,7 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Sizes the tuning table shows: 1 B to 4 MiB in steps of x4 (the
+/* Sizes the tuning table shows: 1 B to 4 MiB in steps of x2, so that
+ * thresholds between powers of 4 (32 KiB, 128 KiB, 512 KiB) show too (the
  * selector's largest rules start at 1 MiB; the rows past it show that
  * nothing changes above). */
 #define GASNETE_COLL_DUMP_MIN_BYTES 1u
@@ -72,7 +73,7 @@ static void gasnete_coll_dump_choices(FILE *f, gasnete_coll_kind_t kind,
   const int am_flags = GASNET_COLL_SINGLE | GASNET_COLL_IN_MYSYNC | GASNET_COLL_OUT_MYSYNC;
   const int seg_flags = am_flags | GASNET_COLL_DST_IN_SEGMENT | GASNET_COLL_SRC_IN_SEGMENT;
   fprintf(f, "  %10s  %-17s %s\n", "bytes", "chosen", "chosen with SRC/DST_IN_SEGMENT");
-  for (size_t n = GASNETE_COLL_DUMP_MIN_BYTES; n <= GASNETE_COLL_DUMP_MAX_BYTES; n *= 4) {
+  for (size_t n = GASNETE_COLL_DUMP_MIN_BYTES; n <= GASNETE_COLL_DUMP_MAX_BYTES; n *= 2) {
     gasnete_coll_args_t plain = gasnete_coll_dump_args(kind, n, am_flags);
     gasnete_coll_args_t seg = gasnete_coll_dump_args(kind, n, seg_flags);
     fprintf(f, "  %10zu  %-17s %s\n", n, gasnete_coll_select(&plain, team)->name,
@@ -88,10 +89,10 @@ void gasnete_coll_dumpTuningState(char *filename, gasnet_team_handle_t handle) {
   fprintf(f,
           "# gasnet_coll tuning state: team id %u, %u ranks; GASNET_COLL_PUT_THRESHOLD=%zu "
           "(%zu outside the segment); GASNET_COLL_FLOW_THRESHOLD=%zu; "
-          "GASNET_COLL_DIRECT_THRESHOLD=%zu\n",
+          "GASNET_COLL_DIRECT_THRESHOLD=%zu (%zu for this team's broadcast)\n",
           (unsigned)team->id, (unsigned)team->size, gasnete_coll_select_put_threshold(team, 1),
           gasnete_coll_select_put_threshold(team, 0), gasnete_coll_select_flow_threshold(),
-          gasnete_coll_select_direct_threshold());
+          gasnete_coll_select_direct_threshold_others(), gasnete_coll_select_direct_threshold(team));
   for (int k = 0; k < GASNETE_COLL_KIND_COUNT; k++) {
     gasnete_coll_dump_algs(f, (gasnete_coll_kind_t)k);
     gasnete_coll_dump_choices(f, (gasnete_coll_kind_t)k, team);

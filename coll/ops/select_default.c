@@ -80,28 +80,41 @@ static size_t gasnete_coll_flow_threshold = 131072;
 /* From this many bytes per block, broadcast, scatter, gather, gather_all
  * and exchange out of the segment read their peers' buffers directly
  * (one cross-memory copy per block) where the conduit reads every node;
- * GASNET_COLL_DIRECT_THRESHOLD. On an Intel host direct won from
- * 64 KiB (0.32-0.86 of the time of the rings' algorithms at 2, 3, 4 and 8
- * ranks), the default once. On the AMD EPYC host of these measurements
- * now, with the rings since made cheaper, the algorithms that hand the
- * data through the rings took 0.28-0.97 of direct's time from 64 KiB to
- * 2 MiB at 2, 3, 4 and 8 ranks on the faster placement of its CPUs, and
- * 0.31-1.16 on the slower (above 1 only for broadcast and scatter at 2
- * ranks and 1-2 MiB, 1.10-1.14, and two single cells), while at 4 MiB
- * direct's gather_all and exchange took 0.45-0.93 of their time at 2 and
- * 4 ranks (1.08-1.41 at 3), the rooted ops 0.86-1.52 (docs/performance.md,
- * "Direct reads only from 4 MiB"). On a second Intel Xeon host direct
- * again took 0.33-0.95 of the rules' time from 64 KiB to 1 MiB at 2 and 4
- * ranks ("Direct reads from 64 KiB on Intel hosts"). So the default
- * follows the host's CPU: 4 MiB on AMD, 64 KiB elsewhere (on Intel, as
- * measured; other processors are unmeasured and get the older rule).
- * Every rank that may read another shares its host, so all agree.
- * On a team of 2 the rank that would wait writes a share of each block
- * itself (coll_readfan.c). */
+ * GASNET_COLL_DIRECT_THRESHOLD sets both thresholds. On an Intel host
+ * direct won from 64 KiB (0.32-0.86 of the time of the rings' algorithms
+ * at 2, 3, 4 and 8 ranks), the default once. On the AMD EPYC host of
+ * these measurements now, with the rings since made cheaper, the
+ * algorithms that hand the data through the rings took 0.28-0.97 of
+ * direct's time from 64 KiB to 2 MiB at 2, 3, 4 and 8 ranks on the faster
+ * placement of its CPUs, and 0.31-1.16 on the slower (above 1 only for
+ * broadcast and scatter at 2 ranks and 1-2 MiB, 1.10-1.14, and two single
+ * cells), while at 4 MiB direct's gather_all and exchange took 0.45-0.93
+ * of their time at 2 and 4 ranks (1.08-1.41 at 3), the rooted ops
+ * 0.86-1.52 (docs/performance.md, "Direct reads only from 4 MiB"). On a
+ * second Intel Xeon host direct again took 0.33-0.95 of the rules' time
+ * from 64 KiB to 1 MiB at 2 and 4 ranks ("Direct reads from 64 KiB on
+ * Intel hosts"), and from 32 KiB it took 0.61-0.78 of their time at 2
+ * ranks, and for scatter, gather, gather_all and exchange at 3, 5 and 8
+ * ranks 0.37-0.96 (at 4 ranks the scatter lost by up to a quarter),
+ * while a broadcast on more than 2 ranks lost up to 40% below 48 KiB and
+ * was level there ("Direct reads from 32 KiB on Intel hosts"). So the
+ * default follows the host's CPU: 4 MiB on AMD; elsewhere 32 KiB, but 64
+ * KiB for a broadcast on more than 2 ranks (on Intel, as measured; other
+ * processors are unmeasured and get the Intel rule). Every rank that may
+ * read another shares its host, so all agree. On a team of 2 the rank
+ * that would wait writes a share of each block itself (coll_readfan.c). */
 static size_t gasnete_coll_direct_threshold;
+static size_t gasnete_coll_direct_threshold_wide_bcast; /* a broadcast on more than 2 ranks */
 
-static size_t gasnete_coll_direct_default(void) {
-  return gasnete_coll_host_is_amd() ? 4194304 : 65536;
+static void gasnete_coll_direct_defaults(void) {
+  int amd = gasnete_coll_host_is_amd();
+  gasnete_coll_direct_threshold = amd ? 4194304 : 32768;
+  gasnete_coll_direct_threshold_wide_bcast = amd ? 4194304 : 65536;
+}
+
+static size_t gasnete_coll_direct_from(gasnete_coll_kind_t kind, gasnet_node_t team_size) {
+  int wide_bcast = kind == GASNETE_COLL_BROADCAST && team_size > 2;
+  return wide_bcast ? gasnete_coll_direct_threshold_wide_bcast : gasnete_coll_direct_threshold;
 }
 
 /* A byte count from the environment: decimal digits only, so a typo (a
@@ -179,7 +192,8 @@ static const char *gasnete_coll_default_name(const gasnete_coll_args_t *a,
   int in_segment = (a->flags & GASNET_COLL_DST_IN_SEGMENT) != 0;
   int put_ok = (in_segment || team->puts_anywhere) &&
                a->nbytes >= gasnete_coll_select_put_threshold(team, in_segment);
-  int direct_ok = gasnete_coll_readfan_available() && a->nbytes >= gasnete_coll_direct_threshold;
+  int direct_ok = gasnete_coll_readfan_available() &&
+                  a->nbytes >= gasnete_coll_direct_from(a->kind, size);
   int large = a->nbytes >= gasnete_coll_flow_threshold;
   int few = size <= GASNETE_COLL_FEW_RANKS;
   if (hier && gasnete_coll_hier_wins(a, team, large)) return "hier";
@@ -284,11 +298,14 @@ void gasnete_coll_ops_init(void) {
             gasnete_coll_env_bytes("GASNET_COLL_PUT_THRESHOLD", gasnete_coll_put_threshold, put_desc);
   gasnete_coll_flow_threshold =
       gasnete_coll_env_bytes("GASNET_COLL_FLOW_THRESHOLD", gasnete_coll_flow_threshold, flow_desc);
-  char direct_desc[32];
-  gasnete_coll_direct_threshold = gasnete_coll_direct_default();
-  snprintf(direct_desc, sizeof(direct_desc), "%zu", gasnete_coll_direct_threshold);
-  gasnete_coll_direct_threshold = gasnete_coll_env_bytes(
-      "GASNET_COLL_DIRECT_THRESHOLD", gasnete_coll_direct_threshold, direct_desc);
+  char direct_desc[96];
+  gasnete_coll_direct_defaults();
+  snprintf(direct_desc, sizeof(direct_desc), "%zu (%zu for a broadcast on more than 2 ranks)",
+           gasnete_coll_direct_threshold, gasnete_coll_direct_threshold_wide_bcast);
+  if (gasneti_getenv_verbose("GASNET_COLL_DIRECT_THRESHOLD", direct_desc))
+    gasnete_coll_direct_threshold = gasnete_coll_direct_threshold_wide_bcast =
+        gasnete_coll_env_bytes("GASNET_COLL_DIRECT_THRESHOLD", gasnete_coll_direct_threshold,
+                               direct_desc);
 }
 
 size_t gasnete_coll_select_put_threshold(const gasnete_coll_team_t *team, int in_segment) {
@@ -297,5 +314,8 @@ size_t gasnete_coll_select_put_threshold(const gasnete_coll_team_t *team, int in
     return in_segment ? gasnete_coll_put_threshold_host : gasnete_coll_put_threshold_host_anywhere;
   return gasnete_coll_put_threshold_net;
 }
-size_t gasnete_coll_select_direct_threshold(void) { return gasnete_coll_direct_threshold; }
+size_t gasnete_coll_select_direct_threshold(const gasnete_coll_team_t *team) {
+  return gasnete_coll_direct_from(GASNETE_COLL_BROADCAST, team->size);
+}
+size_t gasnete_coll_select_direct_threshold_others(void) { return gasnete_coll_direct_threshold; }
 size_t gasnete_coll_select_flow_threshold(void) { return gasnete_coll_flow_threshold; }

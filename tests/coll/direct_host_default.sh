@@ -1,10 +1,20 @@
 #!/bin/sh
-# direct_host_default.sh COMMAND [ARGS...]: runs COMMAND (a launcher and
-# testcoll) with the -S checks of the default direct threshold for this
-# host's CPU: 4 MiB on AMD processors, 64 KiB on every other one
-# (coll/ops/select_default.c). The maker is read here from /proc/cpuinfo,
-# independently of the library's own test, so a library that picked the
-# wrong rule fails.
+# direct_host_default.sh pair|wide COMMAND [ARGS...]: runs COMMAND (a
+# launcher and testcoll) with the -S checks of the default direct
+# thresholds for this host's CPU (coll/ops/select_default.c): 4 MiB on AMD
+# processors; on every other one 32 KiB, but 64 KiB for a broadcast on
+# more than 2 ranks. "pair" checks the rule of jobs of 1 and 2 nodes,
+# "wide" that of larger ones (the case lines run each at its own node
+# counts). The maker is read here from /proc/cpuinfo, independently of the
+# library's own test, so a library that picked the wrong rule fails.
+shape=$1
+shift
+case $shape in
+  pair) bcast32='broadcast@32768=direct' ;;
+  wide) bcast32='broadcast@32768=!direct' ;;
+  *) echo "direct_host_default.sh: the first argument must be pair or wide, not '$shape'" >&2
+     exit 2 ;;
+esac
 vendor=$(sed -n 's/^vendor_id[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo 2>/dev/null | head -n 1)
 case $vendor in
   AuthenticAMD)
@@ -12,7 +22,8 @@ case $vendor in
       -S broadcast=!direct -S gather_all=!direct -S gather@65536=!direct \
       -o broadcast -s 65536,1M -l small ;;
   *)
-    exec "$@" -S broadcast@65536=direct -S exchange@65536=direct -S gather_all=direct \
-      -S broadcast@16384=!direct -S gather@16384=!direct \
-      -o broadcast -s 65536,1M -l small ;;
+    exec "$@" -S "$bcast32" -S broadcast@65536=direct -S scatter@32768=direct \
+      -S gather@32768=direct -S gather_all@32768=direct -S exchange@32768=direct \
+      -S gather@16384=!direct -S exchange@16384=!direct -S broadcast@16384=!direct \
+      -o broadcast -s 32768,65536 -l small ;;
 esac
