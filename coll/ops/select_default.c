@@ -96,10 +96,11 @@ static size_t gasnete_coll_flow_threshold = 131072;
  * Intel hosts"), and from 32 KiB it took 0.61-0.78 of their time at 2
  * ranks, and for scatter, gather, gather_all and exchange at 3, 5 and 8
  * ranks 0.37-0.96 (at 4 ranks the scatter lost by up to a quarter),
- * while a broadcast on more than 2 ranks lost up to 40% below 48 KiB and
- * was level there ("Direct reads from 32 KiB on Intel hosts"). So the
- * default follows the host's CPU: 4 MiB on AMD; elsewhere 32 KiB, but 64
- * KiB for a broadcast on more than 2 ranks (on Intel, as measured; other
+ * while a broadcast on more than 2 ranks lost by up to 40% at 32 and 40
+ * KiB and from 48 KiB was level or ahead (0.82 at 3 ranks, 0.95-1.02 at
+ * 4, 5 and 8: "Direct reads from 32 KiB on Intel hosts"). So the default
+ * follows the host's CPU: 4 MiB on AMD; elsewhere 32 KiB, but 48 KiB for
+ * a broadcast on more than 2 ranks (on Intel, as measured; other
  * processors are unmeasured and get the Intel rule). Every rank that may
  * read another shares its host, so all agree. On a team of 2 the rank
  * that would wait writes a share of each block itself (coll_readfan.c). */
@@ -109,7 +110,7 @@ static size_t gasnete_coll_direct_threshold_wide_bcast; /* a broadcast on more t
 static void gasnete_coll_direct_defaults(void) {
   int amd = gasnete_coll_host_is_amd();
   gasnete_coll_direct_threshold = amd ? 4194304 : 32768;
-  gasnete_coll_direct_threshold_wide_bcast = amd ? 4194304 : 65536;
+  gasnete_coll_direct_threshold_wide_bcast = amd ? 4194304 : 49152;
 }
 
 static size_t gasnete_coll_direct_from(gasnete_coll_kind_t kind, gasnet_node_t team_size) {
