@@ -94,11 +94,12 @@ static size_t gasnete_coll_flow_threshold = 131072;
  * second Intel Xeon host direct again took 0.33-0.95 of the rules' time
  * from 64 KiB to 1 MiB at 2 and 4 ranks ("Direct reads from 64 KiB on
  * Intel hosts"), and from 32 KiB it took 0.61-0.78 of their time at 2
- * ranks, and for scatter, gather, gather_all and exchange at 3, 5 and 8
- * ranks 0.37-0.96 (at 4 ranks the scatter lost by up to a quarter),
- * while a broadcast on more than 2 ranks lost by up to 40% at 32 and 40
- * KiB and from 48 KiB was level or ahead (0.82 at 3 ranks, 0.95-1.02 at
- * 4, 5 and 8: "Direct reads from 32 KiB on Intel hosts"). So the default
+ * ranks, for gather, gather_all and exchange at 3 to 8 ranks 0.47-0.95,
+ * for the scatter at 5 and 8 ranks 0.67-0.96 (at 3 and 4 it lost by up
+ * to a quarter), while a broadcast on more than 2 ranks lost by up to a
+ * third at 32 and 40 KiB and from 48 KiB was level or ahead (0.82 at 3
+ * ranks, 0.95-1.02 at 4, 5 and 8: "Direct reads from 32 KiB on Intel
+ * hosts"). So the default
  * follows the host's CPU: 4 MiB on AMD; elsewhere 32 KiB, but 48 KiB for
  * a broadcast on more than 2 ranks (on Intel, as measured; other
  * processors are unmeasured and get the Intel rule). Every rank that may
