@@ -89,10 +89,13 @@ void gasnete_coll_dumpTuningState(char *filename, gasnet_team_handle_t handle) {
   fprintf(f,
           "# gasnet_coll tuning state: team id %u, %u ranks; GASNET_COLL_PUT_THRESHOLD=%zu "
           "(%zu outside the segment); GASNET_COLL_FLOW_THRESHOLD=%zu; "
-          "GASNET_COLL_DIRECT_THRESHOLD=%zu (%zu for this team's broadcast)\n",
+          "GASNET_COLL_DIRECT_THRESHOLD=%zu (this team's broadcast %zu, gather_all and exchange "
+          "%zu)\n",
           (unsigned)team->id, (unsigned)team->size, gasnete_coll_select_put_threshold(team, 1),
           gasnete_coll_select_put_threshold(team, 0), gasnete_coll_select_flow_threshold(),
-          gasnete_coll_select_direct_threshold_others(), gasnete_coll_select_direct_threshold(team));
+          gasnete_coll_select_direct_threshold(GASNETE_COLL_SCATTER, team),
+          gasnete_coll_select_direct_threshold(GASNETE_COLL_BROADCAST, team),
+          gasnete_coll_select_direct_threshold(GASNETE_COLL_EXCHANGE, team));
   for (int k = 0; k < GASNETE_COLL_KIND_COUNT; k++) {
     gasnete_coll_dump_algs(f, (gasnete_coll_kind_t)k);
     gasnete_coll_dump_choices(f, (gasnete_coll_kind_t)k, team);

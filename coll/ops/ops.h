@@ -13,9 +13,9 @@
 extern void gasnete_coll_ops_init(void);
 /* The thresholds the default rule uses (gasnet_coll_dumpTuningState). */
 extern size_t gasnete_coll_select_put_threshold(const gasnete_coll_team_t *team, int in_segment);
-/* The direct threshold of a broadcast on this team, and of the other ops. */
-extern size_t gasnete_coll_select_direct_threshold(const gasnete_coll_team_t *team);
-extern size_t gasnete_coll_select_direct_threshold_others(void);
+/* The direct threshold of an op on this team. */
+extern size_t gasnete_coll_select_direct_threshold(gasnete_coll_kind_t kind,
+                                                   const gasnete_coll_team_t *team);
 extern size_t gasnete_coll_select_flow_threshold(void);
 
 /* reduce_apply.c: the table of reduction functions gasnet_coll_init was

@@ -99,24 +99,32 @@ static size_t gasnete_coll_flow_threshold = 131072;
  * to a quarter), while a broadcast on more than 2 ranks lost by up to a
  * third at 32 and 40 KiB and from 48 KiB was level or ahead (0.82 at 3
  * ranks, 0.95-1.02 at 4, 5 and 8: "Direct reads from 32 KiB on Intel
- * hosts"). So the default
- * follows the host's CPU: 4 MiB on AMD; elsewhere 32 KiB, but 48 KiB for
- * a broadcast on more than 2 ranks (on Intel, as measured; other
- * processors are unmeasured and get the Intel rule). Every rank that may
- * read another shares its host, so all agree. On a team of 2 the rank
- * that would wait writes a share of each block itself (coll_readfan.c). */
+ * hosts"). On a team of 2 direct's gather_all and exchange took
+ * 0.77-0.78 of the rings' time already at 16 KiB (0.83 at 12 KiB,
+ * 0.89-0.97 at 8 KiB; at 3 and 4 ranks 0.99-1.24 at 16 KiB). So the
+ * default follows the host's CPU: 4 MiB on AMD; elsewhere 32 KiB, but 48
+ * KiB for a broadcast on more than 2 ranks and 16 KiB for gather_all and
+ * exchange on 2 (on Intel, as measured; other processors are unmeasured
+ * and get the Intel rule). Every rank that may read another shares its
+ * host, so all agree. On a team of 2 the rank that would wait writes a
+ * share of each block itself (coll_readfan.c). */
 static size_t gasnete_coll_direct_threshold;
 static size_t gasnete_coll_direct_threshold_wide_bcast; /* a broadcast on more than 2 ranks */
+static size_t gasnete_coll_direct_threshold_pair_all;   /* gather_all, exchange on 1 or 2 ranks */
 
 static void gasnete_coll_direct_defaults(void) {
   int amd = gasnete_coll_host_is_amd();
   gasnete_coll_direct_threshold = amd ? 4194304 : 32768;
   gasnete_coll_direct_threshold_wide_bcast = amd ? 4194304 : 49152;
+  gasnete_coll_direct_threshold_pair_all = amd ? 4194304 : 16384;
 }
 
 static size_t gasnete_coll_direct_from(gasnete_coll_kind_t kind, gasnet_node_t team_size) {
-  int wide_bcast = kind == GASNETE_COLL_BROADCAST && team_size > 2;
-  return wide_bcast ? gasnete_coll_direct_threshold_wide_bcast : gasnete_coll_direct_threshold;
+  if (kind == GASNETE_COLL_BROADCAST && team_size > 2)
+    return gasnete_coll_direct_threshold_wide_bcast;
+  if ((kind == GASNETE_COLL_GATHER_ALL || kind == GASNETE_COLL_EXCHANGE) && team_size <= 2)
+    return gasnete_coll_direct_threshold_pair_all;
+  return gasnete_coll_direct_threshold;
 }
 
 /* A byte count from the environment: decimal digits only, so a typo (a
@@ -300,14 +308,16 @@ void gasnete_coll_ops_init(void) {
             gasnete_coll_env_bytes("GASNET_COLL_PUT_THRESHOLD", gasnete_coll_put_threshold, put_desc);
   gasnete_coll_flow_threshold =
       gasnete_coll_env_bytes("GASNET_COLL_FLOW_THRESHOLD", gasnete_coll_flow_threshold, flow_desc);
-  char direct_desc[96];
+  char direct_desc[160];
   gasnete_coll_direct_defaults();
-  snprintf(direct_desc, sizeof(direct_desc), "%zu (%zu for a broadcast on more than 2 ranks)",
-           gasnete_coll_direct_threshold, gasnete_coll_direct_threshold_wide_bcast);
+  snprintf(direct_desc, sizeof(direct_desc),
+           "%zu (%zu for a broadcast on more than 2 ranks, %zu for gather_all and exchange on 2)",
+           gasnete_coll_direct_threshold, gasnete_coll_direct_threshold_wide_bcast,
+           gasnete_coll_direct_threshold_pair_all);
   if (gasneti_getenv_verbose("GASNET_COLL_DIRECT_THRESHOLD", direct_desc))
     gasnete_coll_direct_threshold = gasnete_coll_direct_threshold_wide_bcast =
-        gasnete_coll_env_bytes("GASNET_COLL_DIRECT_THRESHOLD", gasnete_coll_direct_threshold,
-                               direct_desc);
+        gasnete_coll_direct_threshold_pair_all = gasnete_coll_env_bytes(
+            "GASNET_COLL_DIRECT_THRESHOLD", gasnete_coll_direct_threshold, direct_desc);
 }
 
 size_t gasnete_coll_select_put_threshold(const gasnete_coll_team_t *team, int in_segment) {
@@ -316,8 +326,8 @@ size_t gasnete_coll_select_put_threshold(const gasnete_coll_team_t *team, int in
     return in_segment ? gasnete_coll_put_threshold_host : gasnete_coll_put_threshold_host_anywhere;
   return gasnete_coll_put_threshold_net;
 }
-size_t gasnete_coll_select_direct_threshold(const gasnete_coll_team_t *team) {
-  return gasnete_coll_direct_from(GASNETE_COLL_BROADCAST, team->size);
+size_t gasnete_coll_select_direct_threshold(gasnete_coll_kind_t kind,
+                                            const gasnete_coll_team_t *team) {
+  return gasnete_coll_direct_from(kind, team->size);
 }
-size_t gasnete_coll_select_direct_threshold_others(void) { return gasnete_coll_direct_threshold; }
 size_t gasnete_coll_select_flow_threshold(void) { return gasnete_coll_flow_threshold; }

@@ -39,7 +39,7 @@ listed GASNET_COLL_SCAN_ALG "the selector's choice +\(default\)$"
 listed GASNET_COLL_TREE_RADIX '3$'
 listed GASNET_COLL_PUT_THRESHOLD '[0-9]+ .*\(default\)$'
 listed GASNET_COLL_FLOW_THRESHOLD '[0-9]+ +\(default\)$'
-listed GASNET_COLL_DIRECT_THRESHOLD '[0-9]+ \([0-9]+ for a broadcast on more than 2 ranks\) +\(default\)$'
+listed GASNET_COLL_DIRECT_THRESHOLD '[0-9]+ \([0-9]+ for a broadcast on more than 2 ranks, [0-9]+ for gather_all and exchange on 2\) +\(default\)$'
 listed GASNET_COLL_PROGRESS_THREAD '0 +\(default\)$'
 listed GASNET_BACKTRACE 'no +\(default\)$'
 listed GASNET_BACKTRACE_TYPE '[A-Z,]+ +\(default\)$'
