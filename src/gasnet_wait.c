@@ -20,7 +20,7 @@ int gasneti_wait_mode = GASNET_WAIT_SPIN;
  * a process that has work and an idle waiter's nap would only delay it
  * (a nap lasts at least the kernel's 50 us timer slack); few beyond, where
  * a yielding crowd would keep the workers from their cores. At 4
- * processes on 2 cores 8192 yields took 0.29-0.51 of the time of 256 for
+ * processes on 2 cores 8192 yields took 0.28-0.51 of the time of 256 for
  * a 1 MiB reduce and 0.33 for an 8-byte scan; at 8 a 4 KiB one-way AM
  * flood ran at 0.62 of its rate (docs/performance.md, "Yielding longer
  * before a nap"). */

@@ -80,7 +80,7 @@ static size_t gasnete_coll_flow_threshold = 131072;
 /* From this many bytes per block, broadcast, scatter, gather, gather_all
  * and exchange out of the segment read their peers' buffers directly
  * (one cross-memory copy per block) where the conduit reads every node;
- * GASNET_COLL_DIRECT_THRESHOLD sets both thresholds. On an Intel host
+ * GASNET_COLL_DIRECT_THRESHOLD, when set, is all three thresholds below. On an Intel host
  * direct won from 64 KiB (0.32-0.86 of the time of the rings' algorithms
  * at 2, 3, 4 and 8 ranks), the default once. On the AMD EPYC host of
  * these measurements now, with the rings since made cheaper, the
