@@ -1,21 +1,20 @@
 #!/bin/sh
-# direct_host_default.sh pair|wide COMMAND [ARGS...]: runs COMMAND (a
-# launcher and testcoll) with the -S checks of the default direct
-# thresholds for this host's CPU (coll/ops/select_default.c): 4 MiB on AMD
-# processors; on every other one 32 KiB, but 48 KiB for a broadcast on
-# more than 2 ranks and 16 KiB for gather_all and exchange on 2 (the
-# tuning table shows 16, 32 and 64 KiB; the data is checked on either
-# side of 48 KiB). "pair" checks the rule of jobs of 1 and 2 nodes, "wide"
-# that of larger ones (the case lines run each at its own node counts).
-# The maker is read here from /proc/cpuinfo, independently of the
-# library's own test, so a library that picked the wrong rule fails.
-shape=$1
+# direct_host_default.sh NODES COMMAND [ARGS...]: runs COMMAND (a
+# launcher and testcoll for a job of NODES nodes) with the -S checks of
+# the default direct thresholds for this host's CPU
+# (coll/ops/select_default.c): 4 MiB on AMD processors; on every other one
+# 32 KiB, but 48 KiB for a broadcast on more than 2 ranks and 16 KiB for
+# gather_all and exchange on 1 or 2 (the tuning table shows 16, 32 and 64
+# KiB; the data is checked on either side of 48 KiB). The maker is read
+# here from /proc/cpuinfo, independently of the library's own test, so a
+# library that picked the wrong rule fails.
+nodes=$1
 shift
-case $shape in
-  pair) shape_checks='-S broadcast@32768=direct -S gather_all@16384=direct -S exchange@16384=direct' ;;
-  wide) shape_checks='-S broadcast@32768=!direct -S gather_all@16384=!direct -S exchange@16384=!direct' ;;
-  *) echo "direct_host_default.sh: the first argument must be pair or wide, not '$shape'" >&2
+case $nodes in
+  '' | *[!0-9]*) echo "direct_host_default.sh: the first argument must be the node count, not '$nodes'" >&2
      exit 2 ;;
+  1 | 2) shape_checks='-S broadcast@32768=direct -S gather_all@16384=direct -S exchange@16384=direct' ;;
+  *) shape_checks='-S broadcast@32768=!direct -S gather_all@16384=!direct -S exchange@16384=!direct' ;;
 esac
 vendor=$(sed -n 's/^vendor_id[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo 2>/dev/null | head -n 1)
 case $vendor in
