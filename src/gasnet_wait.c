@@ -15,19 +15,9 @@
 int gasneti_wait_mode = GASNET_WAIT_SPIN;
 
 /* Steps of a wait spent spinning before SPINBLOCK starts yielding, and
- * yields before a blocking waiter starts to sleep: many while the
- * waiters are at most twice the cores, where a yield hands the core to
- * a process that has work and an idle waiter's nap would only delay it
- * (a nap lasts at least the kernel's 50 us timer slack); few beyond, where
- * a yielding crowd would keep the workers from their cores. At 4
- * processes on 2 cores 8192 yields took 0.28-0.51 of the time of 256 for
- * a 1 MiB reduce and 0.33 for an 8-byte scan; at 8 a 4 KiB one-way AM
- * flood ran at 0.62 of its rate (docs/performance.md, "Yielding longer
- * before a nap"). */
+ * yields before a blocking waiter starts to sleep. */
 #define GASNETI_SPIN_STEPS 2000u
-#define GASNETI_YIELD_STEPS_FEW 8192u
-#define GASNETI_YIELD_STEPS_CROWD 256u
-static unsigned gasneti_yield_steps = GASNETI_YIELD_STEPS_FEW;
+#define GASNETI_YIELD_STEPS 256u
 #define GASNETI_SLEEP_MAX_NS 50000L
 
 static int gasneti_parse_waitmode(const char *text) {
@@ -45,19 +35,11 @@ static int gasneti_wait_oversubscribed(unsigned waiters) {
   return cores > 0 && (long)waiters > cores;
 }
 
-/* More than twice as many waiters as cores: a crowd (above). */
-static void gasneti_wait_count_yields(unsigned waiters) {
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  int crowd = cores > 0 && (long)waiters > 2 * cores;
-  gasneti_yield_steps = crowd ? GASNETI_YIELD_STEPS_CROWD : GASNETI_YIELD_STEPS_FEW;
-}
-
 int gasneti_pace_enabled = 1;
 
 void gasneti_wait_init(unsigned local_processes) {
   gasneti_wait_local_processes = local_processes ? local_processes : 1;
   int oversubscribed = gasneti_wait_oversubscribed(local_processes);
-  gasneti_wait_count_yields(gasneti_wait_local_processes);
   const char *dflt = oversubscribed ? "block (processes outnumber cores)" : "spin";
   const char *text = gasneti_getenv_verbose("GASNET_WAIT_MODE", dflt);
   gasneti_wait_mode_given = text != NULL;
@@ -72,9 +54,7 @@ void gasneti_wait_init(unsigned local_processes) {
  * per process, spinning ones can steal the cores from the thread or process
  * being waited for just as surplus processes do. */
 void gasneti_wait_threads_hint(unsigned threads_per_process) {
-  if (threads_per_process <= 1) return;
-  gasneti_wait_count_yields(gasneti_wait_local_processes * threads_per_process);
-  if (gasneti_wait_mode_given) return;
+  if (gasneti_wait_mode_given || threads_per_process <= 1) return;
   if (gasneti_wait_oversubscribed(gasneti_wait_local_processes * threads_per_process))
     gasneti_wait_mode = GASNET_WAIT_BLOCK;
 }
@@ -157,11 +137,11 @@ static inline void gasneti_cpu_relax(void) {
 }
 
 static void gasneti_block_step(unsigned steps) {
-  if (steps < gasneti_yield_steps) {
+  if (steps < GASNETI_YIELD_STEPS) {
     sched_yield();
     return;
   }
-  long ns = (long)(steps - gasneti_yield_steps) * 1000L;
+  long ns = (long)(steps - GASNETI_YIELD_STEPS) * 1000L;
   if (ns > GASNETI_SLEEP_MAX_NS) ns = GASNETI_SLEEP_MAX_NS;
   if (ns < 1000L) ns = 1000L;
   struct timespec ts = {0, ns};
