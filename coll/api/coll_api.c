@@ -32,16 +32,20 @@ static gasnet_coll_handle_t gasnete_coll_initiate_nodes(gasnete_coll_team_t *tea
                                                         const gasnete_coll_args_t *args,
                                                         int blocking, const char *call) {
   gasnete_coll_check_context(call);
-  gasnete_coll_lock(); /* the team's plan (held until the op has used it) and profile */
+  gasnete_coll_lock(); /* the team's plan, profile and aggregate */
   const gasnete_coll_plan_t *plan = gasnete_coll_plan_for(team, args, blocking, call);
   gasnete_coll_check_buffers(&plan->extents, args, call);
   gasnete_coll_profile_count(team, args);
   /* Outside an aggregate the op may finish in the call (then there is no
-   * handle at all); inside one it joins the aggregate's handle. */
+   * handle at all), a blocking one after waiting there, so the lock is let
+   * go first: a waiting thread must not keep the engine from the others.
+   * The plan stays put meanwhile, as a team's calls come one at a time.
+   * Inside an aggregate the op joins the aggregate's handle. */
   int aggregated = (args->flags & GASNET_COLL_AGGREGATE) || team->aggregate;
-  gasnete_coll_handle_t *h = gasnete_coll_op_start_call(
-      team, args, plan, aggregated ? gasnete_coll_handle_for(team, args->flags) : NULL, call);
-  gasnete_coll_unlock();
+  gasnete_coll_handle_t *agg = aggregated ? gasnete_coll_handle_for(team, args->flags) : NULL;
+  if (!agg) gasnete_coll_unlock();
+  gasnete_coll_handle_t *h = gasnete_coll_op_start_call(team, args, plan, agg, blocking, call);
+  if (agg) gasnete_coll_unlock();
   if (!h) return GASNET_COLL_INVALID_HANDLE;
   gasnete_coll_kick();
   if (args->flags & GASNET_COLL_AGGREGATE) return GASNET_COLL_INVALID_HANDLE;

@@ -440,22 +440,57 @@ void gasnete_coll_op_bare(gasnete_coll_op_t *bare, gasnete_coll_team_t *team,
 
 /* The algorithm's quick path, on a bare op; only without sync phases (the
  * debug check, IN_ALLSYNC, OUT_ALLSYNC need an op). With the lock held. */
-static int gasnete_coll_op_quick(gasnete_coll_team_t *team, const gasnete_coll_args_t *args,
-                                 const gasnete_coll_plan_t *plan, const char *call) {
+static gasnete_coll_quick_t gasnete_coll_op_quick(gasnete_coll_team_t *team,
+                                                  const gasnete_coll_args_t *args,
+                                                  const gasnete_coll_plan_t *plan, const char *call,
+                                                  int64_t t0) {
 #ifdef GASNET_DEBUG
-  if (team->size > 1) return 0;
+  if (team->size > 1) return GASNETE_COLL_QUICK_NO;
 #endif
-  if (args->flags & (GASNET_COLL_IN_ALLSYNC | GASNET_COLL_OUT_ALLSYNC)) return 0;
+  if (args->flags & (GASNET_COLL_IN_ALLSYNC | GASNET_COLL_OUT_ALLSYNC)) return GASNETE_COLL_QUICK_NO;
   gasnete_coll_op_t bare;
   gasnete_coll_op_bare(&bare, team, args, plan->alg, call);
-  int64_t t0 = gasneti_event_on('W') ? gasneti_now_ns() : 0;
-  if (!plan->alg->quick(&bare, plan->prep)) return 0;
+  gasnete_coll_quick_t r = plan->alg->quick(&bare, plan->prep);
+  if (r != GASNETE_COLL_QUICK_DONE) return r;
   if (t0) {
     gasnete_coll_event_begin(team, bare.seq, args, plan->alg, call);
     gasnete_coll_event_done(team, bare.seq, args, plan->alg, t0);
   }
   team->next_seq++;
-  return 1;
+  return GASNETE_COLL_QUICK_DONE;
+}
+
+/* A blocking call whose quick path lacks only data its peers send unasked
+ * waits for that data here, without an op: the data collects in the
+ * early-arrival store (no op of this sequence number is filed), and the
+ * quick path is tried again after every wait step. For small data that
+ * saves making, filing and retiring an op, the most of a small rooted
+ * collective's cost on the side that waits. The engine lock is let go
+ * while the wait polls (handlers and other threads' ops need it); the
+ * team's plan stays put, since its calls come one at a time. */
+static int gasnete_coll_quick_wait(gasnete_coll_team_t *team, const gasnete_coll_args_t *args,
+                                   const gasnete_coll_plan_t *plan, const char *call, int64_t t0) {
+  unsigned spins = 0;
+  for (;;) {
+    gasnete_coll_unlock();
+    gasneti_wait_step(&spins);
+    gasnete_coll_lock();
+    gasnete_coll_inbox_drain(); /* what handlers left while another thread held the lock */
+    gasnete_coll_quick_t r = gasnete_coll_op_quick(team, args, plan, call, t0);
+    if (r != GASNETE_COLL_QUICK_AWAIT) return r == GASNETE_COLL_QUICK_DONE;
+  }
+}
+
+/* The quick path of a call made outside an aggregate; 1 when it finished
+ * this node's part. */
+static int gasnete_coll_try_quick(gasnete_coll_team_t *team, const gasnete_coll_args_t *args,
+                                  const gasnete_coll_plan_t *plan, int blocking,
+                                  const char *call) {
+  int64_t t0 = gasneti_event_on('W') ? gasneti_now_ns() : 0;
+  gasnete_coll_quick_t r = gasnete_coll_op_quick(team, args, plan, call, t0);
+  if (r == GASNETE_COLL_QUICK_AWAIT && blocking)
+    return gasnete_coll_quick_wait(team, args, plan, call, t0);
+  return r == GASNETE_COLL_QUICK_DONE;
 }
 
 /* An op of this node's own call (not an image's). Without an aggregate
@@ -466,15 +501,17 @@ static int gasnete_coll_op_quick(gasnete_coll_team_t *team, const gasnete_coll_a
  * no table entry and no poll. Otherwise it gets a fresh handle (or joins
  * the aggregate's), is filed like any other, and its handle is returned.
  * Messages for it that arrive while it advances (a send may poll) wait in
- * the early-arrival store and are delivered before it is filed. */
+ * the early-arrival store and are delivered before it is filed. A
+ * blocking call may wait in its quick path (gasnete_coll_quick_wait). */
 gasnete_coll_handle_t *gasnete_coll_op_start_call(gasnete_coll_team_t *team,
                                               const gasnete_coll_args_t *args,
                                               const gasnete_coll_plan_t *plan,
-                                              gasnete_coll_handle_t *handle, const char *call) {
+                                              gasnete_coll_handle_t *handle, int blocking,
+                                              const char *call) {
   const gasnete_coll_alg_t *alg = plan->alg;
   gasnete_coll_lock();
   if (!handle && alg->quick && !gasnete_coll_advancing &&
-      gasnete_coll_op_quick(team, args, plan, call)) {
+      gasnete_coll_try_quick(team, args, plan, blocking, call)) {
     gasnete_coll_unlock();
     return NULL;
   }

@@ -284,6 +284,26 @@ typedef enum {
   GASNETE_COLL_WAITING = 2
 } gasnete_coll_progress_t;
 
+/* What an algorithm's quick path did (gasnete_coll_alg_t.quick). */
+typedef enum {
+  GASNETE_COLL_QUICK_NO = 0,   /* nothing, and it will not: make the op */
+  GASNETE_COLL_QUICK_DONE = 1, /* this node's part is done */
+  /* Nothing yet: only data from peers is missing, and they send it
+   * without waiting for anything from this node in this op (a leaf of a
+   * broadcast, the root of a gather or reduce), so a blocking call may
+   * wait for it without an op and try again. */
+  GASNETE_COLL_QUICK_AWAIT = 2
+} gasnete_coll_quick_t;
+
+/* Waiting without an op routes what arrives through the early-arrival
+ * store, one copy more than an op's direct delivery: worth it for small
+ * data only, where making and retiring an op costs more than the copy. */
+#define GASNETE_COLL_QUICK_AWAIT_BYTES 1024u
+/* A quick path that lacks `bytes` from peers who send without waiting. */
+static inline gasnete_coll_quick_t gasnete_coll_quick_missing(size_t bytes) {
+  return bytes <= GASNETE_COLL_QUICK_AWAIT_BYTES ? GASNETE_COLL_QUICK_AWAIT : GASNETE_COLL_QUICK_NO;
+}
+
 /* The arguments of one collective, as every algorithm sees them. */
 typedef struct {
   gasnete_coll_kind_t kind;
@@ -315,12 +335,14 @@ typedef struct gasnete_coll_alg_s {
   void (*cleanup)(gasnete_coll_op_t *op);
   /* Optional: finish this node's part of a small collective without an op
    * (gasnete_coll_op_start_call), on a bare op holding only the team,
-   * arguments, sequence number and call. Returns 1 when done (sends made,
-   * data placed), or 0 having done nothing, and the op is then made and
-   * run as usual. For eager sends and data that all arrived early
-   * (gasnete_coll_early_take). A client call's plan comes with it: prep,
-   * what prepare put there (zeros without a prepare). */
-  int (*quick)(gasnete_coll_op_t *op, const void *prep);
+   * arguments, sequence number and call. Returns QUICK_DONE when done
+   * (sends made, data placed); otherwise it has done nothing, and the op
+   * is then made and run as usual, or, for a blocking call told
+   * QUICK_AWAIT, the call waits for the arrivals and tries again. For
+   * eager sends and data that all arrived early (gasnete_coll_early_take).
+   * A client call's plan comes with it: prep, what prepare put there
+   * (zeros without a prepare). */
+  gasnete_coll_quick_t (*quick)(gasnete_coll_op_t *op, const void *prep);
   /* Optional: work out for quick what depends only on the team and the
    * single-valued arguments (a tree position, where this rank's elements
    * lie), into prep (GASNETE_COLL_PREP_WORDS words, zeroed), on a bare op
@@ -419,12 +441,12 @@ static inline gasnete_coll_args_t gasnete_coll_args(gasnete_coll_kind_t kind, vo
 
 /* coll_engine.c */
 /* A client call's op (api/coll_api.c; see coll_engine.c): NULL when it
- * finished at once, else the handle it completes. */
+ * finished in the call, else the handle it completes. */
 extern gasnete_coll_handle_t *gasnete_coll_op_start_call(gasnete_coll_team_t *team,
                                                          const gasnete_coll_args_t *args,
                                                          const gasnete_coll_plan_t *plan,
                                                          gasnete_coll_handle_t *aggregate,
-                                                         const char *call);
+                                                         int blocking, const char *call);
 /* An op record on the caller's stack with only what quick and prepare
  * use: the team, arguments, algorithm and call. */
 extern void gasnete_coll_op_bare(gasnete_coll_op_t *bare, gasnete_coll_team_t *team,

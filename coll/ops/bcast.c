@@ -54,13 +54,14 @@ static void bcast_take(void *dst, const gasnete_coll_msg_t *msg) {
 
 /* Without an op: the root sends and is done; a receiver whose data all
  * arrived early takes it and forwards it. */
-static int bcast_tree_quick(gasnete_coll_op_t *op, const void *prep) {
+static gasnete_coll_quick_t bcast_tree_quick(gasnete_coll_op_t *op, const void *prep) {
   const gasnete_coll_tree_prep_t *t = prep;
-  if (!t->ok) return 0;
+  if (!t->ok) return GASNETE_COLL_QUICK_NO;
   int done = t->pos.vrank == 0 ||
              gasnete_coll_early_take(op->team->id, op->seq, op->args.nbytes, bcast_take, op->args.dst);
-  if (done) bcast_tree_forward(op, &t->pos);
-  return done;
+  if (!done) return gasnete_coll_quick_missing(op->args.nbytes); /* the parent sends unasked */
+  bcast_tree_forward(op, &t->pos);
+  return GASNETE_COLL_QUICK_DONE;
 }
 
 static void bcast_tree_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg) {

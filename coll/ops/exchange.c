@@ -73,12 +73,14 @@ static void exchange_take(void *dst, const gasnete_coll_msg_t *msg) {
 }
 
 /* Without an op: when every peer's block arrived early, take them and send. */
-static int exchange_staggered_quick(gasnete_coll_op_t *op, const void *prep) {
+static gasnete_coll_quick_t exchange_staggered_quick(gasnete_coll_op_t *op, const void *prep) {
   (void)prep;
   size_t want = (size_t)(op->team->size - 1) * op->args.nbytes;
-  if (!gasnete_coll_early_take(op->team->id, op->seq, want, exchange_take, op->args.dst)) return 0;
+  /* Not QUICK_AWAIT: the peers may be waiting for this node's block. */
+  if (!gasnete_coll_early_take(op->team->id, op->seq, want, exchange_take, op->args.dst))
+    return GASNETE_COLL_QUICK_NO;
   exchange_staggered_send(op);
-  return 1;
+  return GASNETE_COLL_QUICK_DONE;
 }
 
 static void exchange_free_priv(gasnete_coll_op_t *op) { gasnete_coll_op_priv_free(op); }

@@ -53,24 +53,24 @@ static void gather_take(void *op, const gasnete_coll_msg_t *msg) {
 
 /* Without an op: a leaf sends its block and is done; the root whose
  * blocks all arrived early places them. */
-static int gather_tree_quick(gasnete_coll_op_t *op, const void *prep) {
+static gasnete_coll_quick_t gather_tree_quick(gasnete_coll_op_t *op, const void *prep) {
   const gasnete_coll_args_t *a = &op->args;
   const gasnete_coll_tree_prep_t *t = prep;
   const gasnete_coll_treepos_t *pos = &t->pos;
-  if (!t->ok) return 0;
+  if (!t->ok) return GASNETE_COLL_QUICK_NO;
   if (pos->vrank == 0) {
-    if (!gasnete_coll_early_take(op->team->id, op->seq, (size_t)(pos->subtree - 1) * a->nbytes,
-                                 gather_take, op))
-      return 0;
+    size_t want = (size_t)(pos->subtree - 1) * a->nbytes;
+    if (!gasnete_coll_early_take(op->team->id, op->seq, want, gather_take, op))
+      return gasnete_coll_quick_missing(want); /* the subtrees send unasked */
     char *mine = (char *)a->dst + (size_t)a->root * a->nbytes;
     if (mine != a->src) memcpy(mine, a->src, a->nbytes);
-    return 1;
+    return GASNETE_COLL_QUICK_DONE;
   }
-  if (pos->subtree != 1) return 0;
+  if (pos->subtree != 1) return GASNETE_COLL_QUICK_NO;
   gasnete_coll_send_data(op, gasnete_coll_vrank_to_rank(op, pos->parent),
                          gasnete_coll_tag(GASNETE_COLL_TAG_ALG, GATHER_STEP_DATA, 0),
                          (uint64_t)(pos->vrank - pos->parent) * a->nbytes, a->src, a->nbytes);
-  return 1;
+  return GASNETE_COLL_QUICK_DONE;
 }
 
 static gasnete_coll_progress_t gather_tree_progress(gasnete_coll_op_t *op) {

@@ -156,12 +156,14 @@ static void gather_all_take(void *dst, const gasnete_coll_msg_t *msg) {
 }
 
 /* Without an op: when every other block arrived early, take them and send. */
-static int gather_all_flat_quick(gasnete_coll_op_t *op, const void *prep) {
+static gasnete_coll_quick_t gather_all_flat_quick(gasnete_coll_op_t *op, const void *prep) {
   (void)prep;
   size_t want = (size_t)(op->team->size - 1) * op->args.nbytes;
-  if (!gasnete_coll_early_take(op->team->id, op->seq, want, gather_all_take, op->args.dst)) return 0;
+  /* Not QUICK_AWAIT: the peers may be waiting for this node's block. */
+  if (!gasnete_coll_early_take(op->team->id, op->seq, want, gather_all_take, op->args.dst))
+    return GASNETE_COLL_QUICK_NO;
   gather_all_flat_send(op);
-  return 1;
+  return GASNETE_COLL_QUICK_DONE;
 }
 
 static void gather_all_free_priv(gasnete_coll_op_t *op) { gasnete_coll_op_priv_free(op); }

@@ -258,17 +258,17 @@ static void reduce_tree_prepare(const gasnete_coll_op_t *op, void *prep) {
   r->ok = 1;
 }
 
-static int reduce_tree_quick(gasnete_coll_op_t *op, const void *prep) {
+static gasnete_coll_quick_t reduce_tree_quick(gasnete_coll_op_t *op, const void *prep) {
   const reduce_prep_t *r = prep;
   const gasnete_coll_args_t *a = &op->args;
-  if (!r->ok) return 0;
+  if (!r->ok) return GASNETE_COLL_QUICK_NO;
   const gasnete_coll_treepos_t *pos = &r->pos;
   size_t es = r->fn.elem_size;
   char parts[GASNETE_COLL_TREEPOS_FEW][REDUCE_QUICK_ELEM], acc[REDUCE_QUICK_ELEM];
   reduce_quick_t q = {op, pos, parts};
   if (r->expect &&
       !gasnete_coll_early_take(op->team->id, op->seq, r->expect, reduce_quick_take, &q))
-    return 0;
+    return gasnete_coll_quick_missing(r->expect); /* the children send unasked */
   char scratch[REDUCE_QUICK_ELEM]; /* a client function's accumulate combines into it */
   gasnete_coll_apply_t fn = r->fn;
   fn.scratch = scratch;
@@ -285,7 +285,7 @@ static int reduce_tree_quick(gasnete_coll_op_t *op, const void *prep) {
   else if (have)
     gasnete_coll_send_data(op, gasnete_coll_vrank_to_rank(op, pos->parent),
                            gasnete_coll_tag(GASNETE_COLL_TAG_ALG, REDUCE_STEP_PARTIAL, 0), 0, acc, es);
-  return 1;
+  return GASNETE_COLL_QUICK_DONE;
 }
 
 #define REDUCE_TREE(name_, shape_, desc_)                                              \

@@ -154,16 +154,16 @@ static void scan_chain_take(void *before, const gasnete_coll_msg_t *msg) {
   memcpy((char *)before + msg->offset, msg->data, msg->nbytes);
 }
 
-int gasnete_coll_scan_chain_quick(gasnete_coll_op_t *op, const void *prep) {
+gasnete_coll_quick_t gasnete_coll_scan_chain_quick(gasnete_coll_op_t *op, const void *prep) {
   const scan_chain_prep_t *p = prep;
   size_t es = op->args.red.elem_size;
-  if (!p->ok) return 0;
+  if (!p->ok) return GASNETE_COLL_QUICK_NO;
   char scratch[SCAN_CHAIN_QUICK_ELEM], own[SCAN_CHAIN_QUICK_ELEM];
   char before[SCAN_CHAIN_QUICK_ELEM + 1], pass[SCAN_CHAIN_QUICK_ELEM + 1];
   before[es] = 0; /* rank 0: nothing before it */
   if (op->team->myrank > 0 &&
       !gasnete_coll_early_take(op->team->id, op->seq, es + 1, scan_chain_take, before))
-    return 0;
+    return gasnete_coll_quick_missing(es + 1); /* rank p - 1 passes its prefix on unasked */
   scan_chain_t c;
   c.fn = p->fn;
   c.fn.scratch = scratch;
@@ -175,7 +175,7 @@ int gasnete_coll_scan_chain_quick(gasnete_coll_op_t *op, const void *prep) {
   if (c.n) gasnete_coll_apply_reduce(&c.fn, c.own, (const char *)op->args.src + c.local * es, c.n);
   if (op->team->myrank + 1 < op->team->size) scan_chain_pass(op, &c);
   scan_chain_write(op, &c);
-  return 1;
+  return GASNETE_COLL_QUICK_DONE;
 }
 
 /* One row: every rank holds at most one block, in rank order; and src is

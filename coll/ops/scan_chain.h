@@ -10,7 +10,7 @@ extern void gasnete_coll_scan_chain_setup(gasnete_coll_op_t *op);
 extern gasnete_coll_progress_t gasnete_coll_scan_chain_progress(gasnete_coll_op_t *op);
 extern void gasnete_coll_scan_chain_deliver(gasnete_coll_op_t *op, const gasnete_coll_msg_t *msg);
 extern void gasnete_coll_scan_chain_cleanup(gasnete_coll_op_t *op);
-extern int gasnete_coll_scan_chain_quick(gasnete_coll_op_t *op, const void *prep);
+extern gasnete_coll_quick_t gasnete_coll_scan_chain_quick(gasnete_coll_op_t *op, const void *prep);
 extern void gasnete_coll_scan_chain_prepare(const gasnete_coll_op_t *op, void *prep);
 
 #endif

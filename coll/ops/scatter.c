@@ -65,18 +65,20 @@ static void scatter_take(void *dst, const gasnete_coll_msg_t *msg) {
 
 /* Without an op: the root sends and keeps its block; a leaf whose block
  * arrived early takes it. */
-static int scatter_tree_quick(gasnete_coll_op_t *op, const void *prep) {
+static gasnete_coll_quick_t scatter_tree_quick(gasnete_coll_op_t *op, const void *prep) {
   const gasnete_coll_args_t *a = &op->args;
   const gasnete_coll_tree_prep_t *t = prep;
-  if (!t->ok) return 0;
+  if (!t->ok) return GASNETE_COLL_QUICK_NO;
   if (t->pos.vrank == 0) {
     scatter_tree_forward(op, &t->pos, NULL);
     const char *mine = (const char *)a->src + (size_t)op->team->myrank * a->nbytes;
     if (mine != a->dst) memcpy(a->dst, mine, a->nbytes);
-    return 1;
+    return GASNETE_COLL_QUICK_DONE;
   }
-  return t->pos.subtree == 1 &&
-         gasnete_coll_early_take(op->team->id, op->seq, a->nbytes, scatter_take, a->dst);
+  if (t->pos.subtree != 1) return GASNETE_COLL_QUICK_NO;
+  if (!gasnete_coll_early_take(op->team->id, op->seq, a->nbytes, scatter_take, a->dst))
+    return gasnete_coll_quick_missing(a->nbytes); /* the parent sends unasked */
+  return GASNETE_COLL_QUICK_DONE;
 }
 
 static gasnete_coll_progress_t scatter_tree_progress(gasnete_coll_op_t *op) {
