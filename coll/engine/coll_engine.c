@@ -438,59 +438,58 @@ void gasnete_coll_op_bare(gasnete_coll_op_t *bare, gasnete_coll_team_t *team,
   bare->priv = NULL;
 }
 
-/* The algorithm's quick path, on a bare op; only without sync phases (the
- * debug check, IN_ALLSYNC, OUT_ALLSYNC need an op). With the lock held. */
-static gasnete_coll_quick_t gasnete_coll_op_quick(gasnete_coll_team_t *team,
-                                                  const gasnete_coll_args_t *args,
-                                                  const gasnete_coll_plan_t *plan, const char *call,
-                                                  int64_t t0) {
+/* The quick paths run only without sync phases (the debug check,
+ * IN_ALLSYNC, OUT_ALLSYNC need an op). */
+static int gasnete_coll_quick_allowed(const gasnete_coll_team_t *team,
+                                      const gasnete_coll_args_t *args) {
 #ifdef GASNET_DEBUG
-  if (team->size > 1) return GASNETE_COLL_QUICK_NO;
+  if (team->size > 1) return 0;
+#else
+  (void)team;
 #endif
-  if (args->flags & (GASNET_COLL_IN_ALLSYNC | GASNET_COLL_OUT_ALLSYNC)) return GASNETE_COLL_QUICK_NO;
-  gasnete_coll_op_t bare;
-  gasnete_coll_op_bare(&bare, team, args, plan->alg, call);
-  gasnete_coll_quick_t r = plan->alg->quick(&bare, plan->prep);
-  if (r != GASNETE_COLL_QUICK_DONE) return r;
-  if (t0) {
-    gasnete_coll_event_begin(team, bare.seq, args, plan->alg, call);
-    gasnete_coll_event_done(team, bare.seq, args, plan->alg, t0);
-  }
-  team->next_seq++;
-  return GASNETE_COLL_QUICK_DONE;
+  return !(args->flags & (GASNET_COLL_IN_ALLSYNC | GASNET_COLL_OUT_ALLSYNC));
 }
 
 /* A blocking call whose quick path lacks only data its peers send unasked
  * waits for that data here, without an op: the data collects in the
  * early-arrival store (no op of this sequence number is filed), and the
- * quick path is tried again after every wait step. For small data that
- * saves making, filing and retiring an op, the most of a small rooted
- * collective's cost on the side that waits. The engine lock is let go
- * while the wait polls (handlers and other threads' ops need it); the
- * team's plan stays put, since its calls come one at a time. */
-static int gasnete_coll_quick_wait(gasnete_coll_team_t *team, const gasnete_coll_args_t *args,
-                                   const gasnete_coll_plan_t *plan, const char *call, int64_t t0) {
+ * quick path is tried again on the same bare op after every wait step.
+ * For small data that saves making, filing and retiring an op, the most
+ * of a small rooted collective's cost on the side that waits. The engine
+ * lock is let go while the wait polls (handlers and other threads' ops
+ * need it); the team's plan and next sequence number stay put, since its
+ * calls come one at a time. */
+static gasnete_coll_quick_t gasnete_coll_quick_wait(gasnete_coll_op_t *bare, const void *prep) {
   unsigned spins = 0;
-  for (;;) {
+  gasnete_coll_quick_t r;
+  do {
     gasnete_coll_unlock();
     gasneti_wait_step(&spins);
     gasnete_coll_lock();
     gasnete_coll_inbox_drain(); /* what handlers left while another thread held the lock */
-    gasnete_coll_quick_t r = gasnete_coll_op_quick(team, args, plan, call, t0);
-    if (r != GASNETE_COLL_QUICK_AWAIT) return r == GASNETE_COLL_QUICK_DONE;
-  }
+    r = bare->alg->quick(bare, prep);
+  } while (r == GASNETE_COLL_QUICK_AWAIT);
+  return r;
 }
 
-/* The quick path of a call made outside an aggregate; 1 when it finished
- * this node's part. */
+/* The algorithm's quick path, on a bare op, for a call made outside an
+ * aggregate; 1 when it finished this node's part. With the lock held. */
 static int gasnete_coll_try_quick(gasnete_coll_team_t *team, const gasnete_coll_args_t *args,
                                   const gasnete_coll_plan_t *plan, int blocking,
                                   const char *call) {
+  if (!gasnete_coll_quick_allowed(team, args)) return 0;
+  gasnete_coll_op_t bare;
+  gasnete_coll_op_bare(&bare, team, args, plan->alg, call);
   int64_t t0 = gasneti_event_on('W') ? gasneti_now_ns() : 0;
-  gasnete_coll_quick_t r = gasnete_coll_op_quick(team, args, plan, call, t0);
-  if (r == GASNETE_COLL_QUICK_AWAIT && blocking)
-    return gasnete_coll_quick_wait(team, args, plan, call, t0);
-  return r == GASNETE_COLL_QUICK_DONE;
+  gasnete_coll_quick_t r = plan->alg->quick(&bare, plan->prep);
+  if (r == GASNETE_COLL_QUICK_AWAIT && blocking) r = gasnete_coll_quick_wait(&bare, plan->prep);
+  if (r != GASNETE_COLL_QUICK_DONE) return 0;
+  if (t0) {
+    gasnete_coll_event_begin(team, bare.seq, args, plan->alg, call);
+    gasnete_coll_event_done(team, bare.seq, args, plan->alg, t0);
+  }
+  team->next_seq++;
+  return 1;
 }
 
 /* An op of this node's own call (not an image's). Without an aggregate
