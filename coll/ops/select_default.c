@@ -101,22 +101,26 @@ static size_t gasnete_coll_flow_threshold = 131072;
  * ranks, 0.95-1.02 at 4, 5 and 8: "Direct reads from 32 KiB on Intel
  * hosts"). On a team of 2 direct's gather_all and exchange took
  * 0.77-0.78 of the rings' time already at 16 KiB (0.83 at 12 KiB,
- * 0.89-0.97 at 8 KiB; at 3 and 4 ranks 0.99-1.24 at 16 KiB). So the
- * default follows the host's CPU: 4 MiB on AMD; elsewhere 32 KiB, but 48
- * KiB for a broadcast on more than 2 ranks and 16 KiB for gather_all and
- * exchange on 2 (on Intel, as measured; other processors are unmeasured
- * and get the Intel rule). Every rank that may read another shares its
- * host, so all agree. On a team of 2 the rank that would wait writes a
- * share of each block itself (coll_readfan.c). */
+ * 0.89-0.97 at 8 KiB; at 3 and 4 ranks 0.99-1.24 at 16 KiB). The AMD
+ * EPYC host took direct from 4 MiB for a while; measured again there, its
+ * rings fell on the slower placement of the CPUs to 2-4 times direct's
+ * time from 64 KiB to 1 MiB (a 1 MiB broadcast at 2 ranks 256-411 us
+ * against 91-103), for whole runs at a time, while direct stayed within
+ * 1.2-1.7 of its fastest run in either placement and at or below Open
+ * MPI's median: the slow mode of large transfers ("Direct reads from 32
+ * KiB on AMD hosts too"). So every host takes the rule measured on Intel:
+ * 32 KiB, but 48 KiB for a broadcast on more than 2 ranks and 16 KiB for
+ * gather_all and exchange on 2. Every rank that may read another shares
+ * its host, so all agree. On a team of 2 the rank that would wait writes
+ * a share of each block itself (coll_readfan.c). */
 static size_t gasnete_coll_direct_threshold;
 static size_t gasnete_coll_direct_threshold_wide_bcast; /* a broadcast on more than 2 ranks */
 static size_t gasnete_coll_direct_threshold_pair_all;   /* gather_all, exchange on 1 or 2 ranks */
 
 static void gasnete_coll_direct_defaults(void) {
-  int amd = gasnete_coll_host_is_amd();
-  gasnete_coll_direct_threshold = amd ? 4194304 : 32768;
-  gasnete_coll_direct_threshold_wide_bcast = amd ? 4194304 : 49152;
-  gasnete_coll_direct_threshold_pair_all = amd ? 4194304 : 16384;
+  gasnete_coll_direct_threshold = 32768;
+  gasnete_coll_direct_threshold_wide_bcast = 49152;
+  gasnete_coll_direct_threshold_pair_all = 16384;
 }
 
 static size_t gasnete_coll_direct_from(gasnete_coll_kind_t kind, gasnet_node_t team_size) {

@@ -85,9 +85,9 @@ static inline void gasnete_coll_readfan_ask_share(gasnete_coll_readfan_t *fan, u
  * fan (broadcast, scatter: size - 1 readers) writes itself. */
 extern unsigned gasnete_coll_readfan_root_share(gasnet_node_t size);
 /* Whether this host's processor is AMD's (known from
- * gasnete_coll_readfan_init on): the direct threshold and the root's share
- * were measured apart on AMD and Intel hosts (the ranks that read each
- * other share a host, so they agree). */
+ * gasnete_coll_readfan_init on): the root's share was measured apart on
+ * AMD and Intel hosts (the ranks that read each other share a host, so
+ * they agree). */
 extern int gasnete_coll_host_is_amd(void);
 /* The share (per mille) of its own block that each of the size - 1 ranks
  * read by a gather's root writes into the root's dst itself. */

@@ -4,7 +4,7 @@
 # (tests/programs.list). Only the unit tests of pure math (trees, layouts)
 # are built here.
 EXTRA_DIST += tests/coll/coll.cases tests/coll/collperf_all.sh \
-	tests/coll/expect_fail_or_skip.sh tests/coll/direct_host_default.sh
+	tests/coll/expect_fail_or_skip.sh tests/coll/direct_rule_default.sh
 noinst_HEADERS += tests/coll/coll_test.h
 
 # The tree math is pure: coll/patterns/trees.c (and trees_hier.c) is compiled into
