@@ -436,6 +436,8 @@ void gasnete_coll_op_bare(gasnete_coll_op_t *bare, gasnete_coll_team_t *team,
   bare->seq = team->next_seq;
   bare->subphase = 0;
   bare->priv = NULL;
+  bare->quick_blocking = 0;
+  bare->quick_sent = 0;
 }
 
 /* The quick paths run only without sync phases (the debug check,
@@ -480,10 +482,16 @@ static int gasnete_coll_try_quick(gasnete_coll_team_t *team, const gasnete_coll_
   if (!gasnete_coll_quick_allowed(team, args)) return 0;
   gasnete_coll_op_t bare;
   gasnete_coll_op_bare(&bare, team, args, plan->alg, call);
+  bare.quick_blocking = (uint8_t)(blocking != 0);
   int64_t t0 = gasneti_event_on('W') ? gasneti_now_ns() : 0;
   gasnete_coll_quick_t r = plan->alg->quick(&bare, plan->prep);
   if (r == GASNETE_COLL_QUICK_AWAIT && blocking) r = gasnete_coll_quick_wait(&bare, plan->prep);
-  if (r != GASNETE_COLL_QUICK_DONE) return 0;
+  if (r != GASNETE_COLL_QUICK_DONE) {
+    if (bare.quick_sent)
+      gasneti_fatalerror("%s: the %s quick path sent this node's data and then gave up", call,
+                         plan->alg->name);
+    return 0;
+  }
   if (t0) {
     gasnete_coll_event_begin(team, bare.seq, args, plan->alg, call);
     gasnete_coll_event_done(team, bare.seq, args, plan->alg, t0);

@@ -289,9 +289,10 @@ typedef enum {
   GASNETE_COLL_QUICK_NO = 0,   /* nothing, and it will not: make the op */
   GASNETE_COLL_QUICK_DONE = 1, /* this node's part is done */
   /* Nothing yet: only data from peers is missing, and they send it
-   * without waiting for anything from this node in this op (a leaf of a
-   * broadcast, the root of a gather or reduce), so a blocking call may
-   * wait for it without an op and try again. */
+   * without waiting for anything more from this node in this op (a leaf
+   * of a broadcast, the root of a gather or reduce; a rank of a small
+   * gather_all or exchange once its own sends are out: quick_sent), so a
+   * blocking call may wait for it without an op and try again. */
   GASNETE_COLL_QUICK_AWAIT = 2
 } gasnete_coll_quick_t;
 
@@ -387,6 +388,13 @@ struct gasnete_coll_op_s {
   gasnete_coll_dissem_t out_sync;
   const char *call; /* the initiating call, for messages */
   uint32_t subphase; /* a phase of a composite algorithm: 1.., tagged on sends */
+  /* Only on a bare op (gasnete_coll_op_bare) of a call outside an
+   * aggregate: the call is blocking, so its quick path may start this
+   * node's sends and then wait for the peers' (QUICK_AWAIT); and whether
+   * it did. A quick path that sent must end DONE, never NO: the op made
+   * after a NO would send again. */
+  uint8_t quick_blocking;
+  uint8_t quick_sent;
   int64_t event_ns;  /* when traced or counted (category W): its initiation */
   gasnete_coll_handle_t *handle;
   void *priv; /* the algorithm's state */
@@ -396,6 +404,21 @@ struct gasnete_coll_op_s {
   /* Kept with a recycled op record (so not cleared): see below. */
   gasnete_coll_scratch_t scratch;
 };
+
+/* A quick path that lacks `bytes` from peers who may be waiting for this
+ * node's own sends (a gather_all or exchange): a blocking call sends them
+ * once (send(op), what the op would send) and then waits for the rest
+ * without an op; any other call makes its op. */
+static inline gasnete_coll_quick_t gasnete_coll_quick_send_first(gasnete_coll_op_t *op,
+                                                                 size_t bytes,
+                                                                 void (*send)(gasnete_coll_op_t *)) {
+  if (op->quick_sent) return GASNETE_COLL_QUICK_AWAIT;
+  if (!op->quick_blocking || gasnete_coll_quick_missing(bytes) != GASNETE_COLL_QUICK_AWAIT)
+    return GASNETE_COLL_QUICK_NO;
+  send(op);
+  op->quick_sent = 1;
+  return GASNETE_COLL_QUICK_AWAIT;
+}
 
 /* Zeroed memory that lives until the op retires, carved out of a block
  * kept with the op record, so an algorithm that needs several small

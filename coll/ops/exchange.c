@@ -76,11 +76,12 @@ static void exchange_take(void *dst, const gasnete_coll_msg_t *msg) {
 static gasnete_coll_quick_t exchange_staggered_quick(gasnete_coll_op_t *op, const void *prep) {
   (void)prep;
   size_t want = (size_t)(op->team->size - 1) * op->args.nbytes;
-  /* Not QUICK_AWAIT: the peers may be waiting for this node's block. */
-  if (!gasnete_coll_early_take(op->team->id, op->seq, want, exchange_take, op->args.dst))
-    return GASNETE_COLL_QUICK_NO;
-  exchange_staggered_send(op);
-  return GASNETE_COLL_QUICK_DONE;
+  if (gasnete_coll_early_take(op->team->id, op->seq, want, exchange_take, op->args.dst)) {
+    if (!op->quick_sent) exchange_staggered_send(op);
+    return GASNETE_COLL_QUICK_DONE;
+  }
+  /* The peers may be waiting for this node's blocks: sent first. */
+  return gasnete_coll_quick_send_first(op, want, exchange_staggered_send);
 }
 
 static void exchange_free_priv(gasnete_coll_op_t *op) { gasnete_coll_op_priv_free(op); }
