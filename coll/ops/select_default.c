@@ -106,9 +106,10 @@ static size_t gasnete_coll_flow_threshold = 131072;
  * rings fell on the slower placement of the CPUs to 2-4 times direct's
  * time from 64 KiB to 1 MiB (a 1 MiB broadcast at 2 ranks 256-411 us
  * against 91-103), for whole runs at a time, while direct stayed within
- * 1.2-2.0 of its fastest run in either placement and about level with or below Open
- * MPI's median: the slow mode of large transfers ("Direct reads from 32
- * KiB on AMD hosts too"). So every host takes the rule measured on Intel:
+ * 1.2-2.0 of its fastest run in either placement and about level with or
+ * below Open MPI's median: the slow mode of large transfers ("Direct
+ * reads from 32 KiB on AMD hosts too"). So every host takes the rule
+ * measured on Intel:
  * 32 KiB, but 48 KiB for a broadcast on more than 2 ranks and 16 KiB for
  * gather_all and exchange on 2. Every rank that may read another shares
  * its host, so all agree. On a team of 2 the rank that would wait writes

@@ -46,8 +46,9 @@ int gasnete_coll_host_is_amd(void) { return gasnete_coll_host_amd; }
  * 25 / 30 / 35 / 40 % (6 rounds each, alternated): 0.7 / size sits in the
  * flat middle of that range, and AMD hosts keep it (at 1 MiB on an AMD
  * EPYC host, 8 rounds alternated, 35 % took a median 101 us, 15 % 119;
- * from 64 KiB to 4 MiB the other points were within 0.89-1.08). On an Intel Xeon host, where a copy costs nearly as
- * much as a cross-memory read, 10 / 15 / 20 / 25 / 35 % gave 43-44 /
+ * from 64 KiB to 4 MiB the other points were within 0.89-1.08). On an
+ * Intel Xeon host, where a copy costs nearly as much as a cross-memory
+ * read, 10 / 15 / 20 / 25 / 35 % gave 43-44 /
  * 41-43 / 45-48 / 47-50 / 57 us for the broadcast and 44 / 49-50 / 56 /
  * 60-62 / 73-79 for the scatter, so 15 % there at 2 ranks; at 4 ranks (two
  * a core) 0.3 / size lost to 0.7 / size at 256 KiB, where a root that
