@@ -109,11 +109,10 @@ static size_t gasnete_coll_flow_threshold = 131072;
  * 1.2-2.0 of its fastest run in either placement and about level with or
  * below Open MPI's median: the slow mode of large transfers ("Direct
  * reads from 32 KiB on AMD hosts too"). So every host takes the rule
- * measured on Intel:
- * 32 KiB, but 48 KiB for a broadcast on more than 2 ranks and 16 KiB for
- * gather_all and exchange on 2. Every rank that may read another shares
- * its host, so all agree. On a team of 2 the rank that would wait writes
- * a share of each block itself (coll_readfan.c). */
+ * measured on Intel: 32 KiB, but 48 KiB for a broadcast on more than 2
+ * ranks and 16 KiB for gather_all and exchange on 2. Every rank that may
+ * read another shares its host, so all agree. On a team of 2 the rank
+ * that would wait writes a share of each block itself (coll_readfan.c). */
 static size_t gasnete_coll_direct_threshold;
 static size_t gasnete_coll_direct_threshold_wide_bcast; /* a broadcast on more than 2 ranks */
 static size_t gasnete_coll_direct_threshold_pair_all;   /* gather_all, exchange on 1 or 2 ranks */
