@@ -11,8 +11,14 @@
  *   mismatch  node 1 gives one byte more than the others: node 0 must
  *             fail naming node 1 and the sizes, the others then learn
  *             that node 0 left
- *   leave     the last node exits right after joining: every other node's
- *             next allgather must fail saying that a node left, not hang
+ *   leave     the last node exits (code 3) right after joining: every other
+ *             node's next allgather must fail saying that a node left, not
+ *             hang
+ *   leave_pmix the same, but a barrier that goes through without the last
+ *             node is not a failure: Open MPI's PMIx server completes a
+ *             fence over the nodes still alive when it learnt of the end
+ *             first. The others then return 0, so the launcher must still
+ *             end the job naming the leaver's code 3 (its case checks)
  * Exits 0 when the exchange did what it should, else prints the error and
  * exits 1 (mismatch and leave exit 1 by design: their case files check
  * the message). */
@@ -86,10 +92,14 @@ int main(int argc, char **argv) {
     if (gasneti_bootstrap_allgather(&boot, buf, len, all)) die("allgather");
     fail("an allgather of different sizes succeeded");
   }
-  if (!strcmp(mode, "leave")) {
+  int lenient = !strcmp(mode, "leave_pmix");
+  if (lenient || !strcmp(mode, "leave")) {
     if (boot.node == boot.nodes - 1 && boot.nodes > 1) exit(3);
     if (gasneti_bootstrap_barrier(&boot)) die("barrier");
-    if (boot.nodes > 1) fail("a barrier without node %u succeeded", boot.nodes - 1);
+    if (boot.nodes > 1 && !lenient) fail("a barrier without node %u succeeded", boot.nodes - 1);
+    if (boot.nodes > 1)
+      fprintf(stderr, "test_bootstrap: node %u: the barrier went through without node %u\n",
+              boot.node, boot.nodes - 1);
     return 0;
   }
   if (strcmp(mode, "ok")) fail("unknown mode \"%s\"", mode);
