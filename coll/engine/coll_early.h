@@ -58,6 +58,28 @@ extern void gasnete_coll_early_replay(uint32_t team_id, uint32_t seq, gasnete_co
 extern int gasnete_coll_early_take(uint32_t team_id, uint32_t seq, size_t bytes,
                                    void (*take)(void *ctx, const gasnete_coll_msg_t *msg),
                                    void *ctx);
+/* A message's data at its offset in dst (ctx): the take of ops whose
+ * peers each send their blocks straight to their place. */
+static inline void gasnete_coll_early_take_at_offset(void *dst, const gasnete_coll_msg_t *msg) {
+  memcpy((char *)dst + msg->offset, msg->data, msg->nbytes);
+}
+
+/* The quick path of an op in which every rank sends its own blocks to
+ * every other and takes `bytes` from them into dst (a small gather_all or
+ * exchange): done once the peers' blocks are all stored (this node's sent
+ * then, unless a waiting call sent them already), else
+ * gasnete_coll_quick_send_first. */
+static inline gasnete_coll_quick_t gasnete_coll_quick_all_to_all(gasnete_coll_op_t *op,
+                                                                 size_t bytes,
+                                                                 void (*send)(gasnete_coll_op_t *)) {
+  if (gasnete_coll_early_take(op->team->id, op->seq, bytes, gasnete_coll_early_take_at_offset,
+                              op->args.dst)) {
+    if (!op->quick_sent) send(op);
+    return GASNETE_COLL_QUICK_DONE;
+  }
+  return gasnete_coll_quick_send_first(op, bytes, send);
+}
+
 /* Drop everything stored for a team. */
 extern void gasnete_coll_early_drop_team(uint32_t team_id);
 

@@ -68,20 +68,12 @@ static gasnete_coll_progress_t exchange_staggered_progress(gasnete_coll_op_t *op
   return GASNETE_COLL_DONE;
 }
 
-static void exchange_take(void *dst, const gasnete_coll_msg_t *msg) {
-  memcpy((char *)dst + msg->offset, msg->data, msg->nbytes);
-}
-
-/* Without an op: when every peer's block arrived early, take them and send. */
+/* Without an op: the peers' blocks taken from the early-arrival store,
+ * this node's sent (first, by a call that waits for theirs). */
 static gasnete_coll_quick_t exchange_staggered_quick(gasnete_coll_op_t *op, const void *prep) {
   (void)prep;
-  size_t want = (size_t)(op->team->size - 1) * op->args.nbytes;
-  if (gasnete_coll_early_take(op->team->id, op->seq, want, exchange_take, op->args.dst)) {
-    if (!op->quick_sent) exchange_staggered_send(op);
-    return GASNETE_COLL_QUICK_DONE;
-  }
-  /* The peers may be waiting for this node's blocks: sent first. */
-  return gasnete_coll_quick_send_first(op, want, exchange_staggered_send);
+  return gasnete_coll_quick_all_to_all(op, (size_t)(op->team->size - 1) * op->args.nbytes,
+                                       exchange_staggered_send);
 }
 
 static void exchange_free_priv(gasnete_coll_op_t *op) { gasnete_coll_op_priv_free(op); }

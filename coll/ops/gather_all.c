@@ -151,21 +151,13 @@ static gasnete_coll_progress_t gather_all_flat_progress(gasnete_coll_op_t *op) {
   return GASNETE_COLL_DONE;
 }
 
-static void gather_all_take(void *dst, const gasnete_coll_msg_t *msg) {
-  memcpy((char *)dst + msg->offset, msg->data, msg->nbytes);
-}
-
 /* Without an op: when every other block arrived early, take them and send.
  * The peers may be waiting for this node's block, so a call waits for
  * theirs only once it has sent its own (gasnete_coll_quick_send_first). */
 static gasnete_coll_quick_t gather_all_flat_quick(gasnete_coll_op_t *op, const void *prep) {
   (void)prep;
-  size_t want = (size_t)(op->team->size - 1) * op->args.nbytes;
-  if (gasnete_coll_early_take(op->team->id, op->seq, want, gather_all_take, op->args.dst)) {
-    if (!op->quick_sent) gather_all_flat_send(op);
-    return GASNETE_COLL_QUICK_DONE;
-  }
-  return gasnete_coll_quick_send_first(op, want, gather_all_flat_send);
+  return gasnete_coll_quick_all_to_all(op, (size_t)(op->team->size - 1) * op->args.nbytes,
+                                       gather_all_flat_send);
 }
 
 static void gather_all_free_priv(gasnete_coll_op_t *op) { gasnete_coll_op_priv_free(op); }
