@@ -51,7 +51,7 @@ int gasneti_init(int *argc, char ***argv, int *linkcheck, int *conduit_linkcheck
   gasneti_signals_install();
   gasneti_events_init();
   gasneti_debug_init();
-  gasneti_wait_init(gasnetc_local_processes());
+  gasneti_wait_init(gasnetc_local_processes(), gasnetc_local_cpus());
   gasneti_am_coalesce_init();
   if (gasneti_trace_on('I'))
     gasneti_trace_printf('I', "INIT nodes=%u pid=%d", (unsigned)gasneti_nodes, (int)getpid());

@@ -245,7 +245,22 @@ extern void gasneti_am_invoke(gasneti_handler_fn_t fn, gasnet_token_t token,
 extern int gasneti_progress_run(void);
 /* Wait policy, from GASNET_WAIT_MODE or gasnet_set_waitmode. */
 extern int gasneti_wait_mode;
-extern void gasneti_wait_init(unsigned local_processes);
+/* local_processes of this job share local_cpus CPUs on this host (0:
+ * unknown, then the host's online CPUs count). */
+extern void gasneti_wait_init(unsigned local_processes, unsigned local_cpus);
+/* The CPUs a process may run on (its affinity mask; every online CPU if
+ * that cannot be read), as a fixed-size set a conduit can exchange with
+ * the other processes of its host and merge (gasnetc_local_cpus). */
+#define GASNETI_CPUSET_MAX 1024
+#define GASNETI_CPUSET_WORDS (GASNETI_CPUSET_MAX / 64)
+typedef struct {
+  uint64_t bits[GASNETI_CPUSET_WORDS];
+} gasneti_cpuset_t;
+extern void gasneti_cpuset_mine(gasneti_cpuset_t *set);
+extern void gasneti_cpuset_merge(gasneti_cpuset_t *into, const gasneti_cpuset_t *from);
+extern unsigned gasneti_cpuset_count(const gasneti_cpuset_t *set);
+/* The size of this process's own set. */
+extern unsigned gasneti_cpuset_count_mine(void);
 /* GASNET_POLL_PACE (default yes): whether a network conduit may rest its
  * network between polls of a sending thread (gasnet_pace.h). */
 extern int gasneti_pace_enabled;
@@ -293,5 +308,9 @@ extern int gasnetc_am_poll_replies(void);
 extern void gasnetc_exit(int exitcode) GASNETI_NORETURN;
 /* Processes of this job sharing this host's cores (for the wait policy). */
 extern unsigned gasnetc_local_processes(void);
+/* CPUs those processes may run on together: the union of their affinity
+ * masks (gasneti_cpuset_t; a conduit whose processes are alone on their
+ * host, or inherit one mask, counts its own). 0 if unknown. */
+extern unsigned gasnetc_local_cpus(void);
 
 #endif

@@ -28,19 +28,24 @@ static int gasneti_parse_waitmode(const char *text) {
 }
 
 static unsigned gasneti_wait_local_processes = 1;
+static long gasneti_wait_local_cpus; /* 0: the host's online CPUs */
 static int gasneti_wait_mode_given; /* by GASNET_WAIT_MODE or gasnet_set_waitmode */
 
+/* Waiters outnumber the CPUs the host's processes of this job may run on
+ * (their affinity masks together: a job confined to one CPU by taskset or
+ * a cpuset spins away a whole time slice per wait otherwise). */
 static int gasneti_wait_oversubscribed(unsigned waiters) {
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  return cores > 0 && (long)waiters > cores;
+  long cpus = gasneti_wait_local_cpus ? gasneti_wait_local_cpus : sysconf(_SC_NPROCESSORS_ONLN);
+  return cpus > 0 && (long)waiters > cpus;
 }
 
 int gasneti_pace_enabled = 1;
 
-void gasneti_wait_init(unsigned local_processes) {
+void gasneti_wait_init(unsigned local_processes, unsigned local_cpus) {
   gasneti_wait_local_processes = local_processes ? local_processes : 1;
+  gasneti_wait_local_cpus = (long)local_cpus;
   int oversubscribed = gasneti_wait_oversubscribed(local_processes);
-  const char *dflt = oversubscribed ? "block (processes outnumber cores)" : "spin";
+  const char *dflt = oversubscribed ? "block (processes outnumber the CPUs they may use)" : "spin";
   const char *text = gasneti_getenv_verbose("GASNET_WAIT_MODE", dflt);
   gasneti_wait_mode_given = text != NULL;
   if (text)

@@ -13,7 +13,8 @@ CORE_SOURCES = \
 	src/gasnet_init.c \
 	src/gasnet_progress.c \
 	src/gasnet_segalign.c \
-	src/gasnet_wait.c
+	src/gasnet_wait.c \
+	src/gasnet_cpuset.c
 # Tracing and statistics exist in the library only when configured
 # (--enable-trace, --enable-stats, or --enable-debug).
 if GASNET_TRACE_OR_STATS

@@ -32,14 +32,14 @@ static uintptr_t gasnetc_max_local, gasnetc_max_global;
  * process to arrive: with more processes than cores the early ones would
  * spin on the cores the late ones need. So gasnetc_init starts each
  * exchange non-blocking and waits here, yielding the processor when
- * processes outnumber cores: first judged by the whole job (the hosts are
- * not known yet), then by this host's processes. The core's wait policy
- * takes over once gasnetc_init returns. */
+ * processes outnumber the CPUs they may use: first judged by the whole job
+ * against this process's own CPUs (the hosts are not known yet), then by
+ * this host's processes against their CPUs together. The core's wait
+ * policy takes over once gasnetc_init returns. */
 static int gasnetc_init_yields;
 
-static void gasnetc_init_wait_policy(unsigned processes) {
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  gasnetc_init_yields = cores > 0 && (long)processes > cores;
+static void gasnetc_init_wait_policy(unsigned processes, long cpus) {
+  gasnetc_init_yields = cpus > 0 && (long)processes > cpus;
 }
 
 static void gasnetc_init_wait(int count, MPI_Request *reqs, const char *what) {
@@ -167,6 +167,21 @@ static void gasnetc_start_mpi(int *argc, char ***argv) {
 }
 
 /* ------------------------------------------------------------ hosts */
+/* The CPUs this host's processes may run on together: the union of their
+ * affinity masks. Open MPI's mpirun binds each of two processes to a core
+ * of its own (each mask one CPU, two together); taskset or a cpuset may
+ * confine them all to fewer CPUs than there are processes. */
+static unsigned gasnetc_host_cpus(MPI_Comm local) {
+  gasneti_cpuset_t set;
+  gasneti_cpuset_mine(&set);
+  MPI_Request req;
+  gasnetc_mpi_check(MPI_Iallreduce(MPI_IN_PLACE, set.bits, GASNETI_CPUSET_WORDS, MPI_UINT64_T,
+                                   MPI_BOR, local, &req),
+                    "merge the host's CPU sets (MPI_Iallreduce)");
+  gasnetc_init_wait(1, &req, "merge the host's CPU sets (MPI_Iallreduce)");
+  return gasneti_cpuset_count(&set);
+}
+
 /* The processes sharing this host (for the wait policy and the default
  * segment size) and, for gasnet_getNodeInfo, each node's host named by its
  * lowest node number. */
@@ -178,7 +193,8 @@ static void gasnetc_learn_hosts(void) {
   int local_size = 1;
   MPI_Comm_size(local, &local_size);
   gasnetc_mpi.local_procs = (unsigned)local_size;
-  gasnetc_init_wait_policy(gasnetc_mpi.local_procs);
+  gasnetc_mpi.local_cpus = gasnetc_host_cpus(local);
+  gasnetc_init_wait_policy(gasnetc_mpi.local_procs, (long)gasnetc_mpi.local_cpus);
   gasnetc_mpi_pretend_hosts(&local); /* tests: hosts within this one */
   int leader = (int)gasneti_mynode;
   gasnetc_init_allreduce(&leader, MPI_INT, MPI_MIN, local,
@@ -397,7 +413,7 @@ int gasnetc_init(int *argc, char ***argv) {
   gasneti_mynode = (gasnet_node_t)rank;
   gasneti_nodes = (gasnet_node_t)size;
   gasneti_getenv_verbose("GASNET_MPI_THREAD", gasnetc_default_level_name);
-  gasnetc_init_wait_policy(gasneti_nodes);
+  gasnetc_init_wait_policy(gasneti_nodes, (long)gasneti_cpuset_count_mine());
   gasnetc_learn_hosts();
   gasnetc_read_max_segsize();
   gasnetc_mpi_shm_init();
@@ -414,6 +430,7 @@ int gasnetc_init(int *argc, char ***argv) {
 uintptr_t gasnetc_max_local_segsize(void) { return gasnetc_mpi_shm_max_local(gasnetc_max_local); }
 uintptr_t gasnetc_max_global_segsize(void) { return gasnetc_max_global; }
 unsigned gasnetc_local_processes(void) { return gasnetc_mpi.local_procs; }
+unsigned gasnetc_local_cpus(void) { return gasnetc_mpi.local_cpus; }
 
 void gasnetc_nodeinfo(gasnet_nodeinfo_t *table) {
   for (gasnet_node_t i = 0; i < gasneti_nodes; i++) table[i].host = gasnetc_mpi.host[i];

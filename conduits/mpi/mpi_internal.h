@@ -97,6 +97,7 @@ typedef struct {
   int client_init;  /* the client called MPI_Init: we do not own MPI */
   int thread_level; /* what MPI provides */
   unsigned local_procs;
+  unsigned local_cpus;  /* CPUs the host's processes may run on together */
   gasnet_node_t *host; /* host[i]: lowest node on node i's host */
 
   size_t packet_size; /* bytes of a receive buffer, header included */

@@ -116,6 +116,8 @@ int gasnetc_init(int *argc, char ***argv) {
 uintptr_t gasnetc_max_local_segsize(void) { return gasnetc_smp_max_segsize; }
 uintptr_t gasnetc_max_global_segsize(void) { return gasnetc_smp_max_segsize; }
 unsigned gasnetc_local_processes(void) { return gasneti_nodes; }
+/* Every node is forked from one process and keeps its affinity mask. */
+unsigned gasnetc_local_cpus(void) { return gasneti_cpuset_count_mine(); }
 
 /* Node i's segment is member i's slot. With the reservation made before
  * the fork, each node also maps its slot at that address and names it its

@@ -31,6 +31,11 @@ int gasnetc_init(int *argc, char ***argv) {
 
 /* PORTER 1: processes sharing this host's cores (the wait policy uses it). */
 unsigned gasnetc_local_processes(void) { return 1; }
+/* PORTER 1: the CPUs those processes may run on together (the union of
+ * their affinity masks: gasneti_cpuset_t). This process's own set is right
+ * when every process of the host inherits one mask from the launcher;
+ * exchange the sets at start-up when a launcher binds each process apart. */
+unsigned gasnetc_local_cpus(void) { return gasneti_cpuset_count_mine(); }
 
 /* PORTER 1: how big a segment this node, and every node, can attach. */
 uintptr_t gasnetc_max_local_segsize(void) { gasnetc_unwritten("gasnetc_max_local_segsize"); }

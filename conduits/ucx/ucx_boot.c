@@ -146,6 +146,7 @@ typedef struct {
   uint32_t window;
   uint32_t address_len;
   char hostname[68];
+  gasneti_cpuset_t cpus; /* its affinity mask: the wait policy's CPUs */
 } gasnetc_hello_t;
 
 /* Default: a quarter of physical memory shared by this host's nodes. */
@@ -196,10 +197,15 @@ static void gasnetc_learn_peers(const gasnetc_hello_t *all) {
         break;
       }
   }
+  gasneti_cpuset_t cpus;
+  memset(&cpus, 0, sizeof(cpus));
   for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
     u->credits[i] = u->window;
-    u->local_procs += u->host[i] == u->host[gasneti_mynode];
+    if (u->host[i] != u->host[gasneti_mynode]) continue;
+    u->local_procs++;
+    gasneti_cpuset_merge(&cpus, &all[i].cpus);
   }
+  u->local_cpus = gasneti_cpuset_count(&cpus);
 }
 
 static unsigned gasnetc_count_local(const gasnetc_hello_t *mine) {
@@ -255,6 +261,7 @@ int gasnetc_init(int *argc, char ***argv) {
   mine.window = gasnetc_read_window();
   mine.address_len = (uint32_t)address_len;
   gethostname(mine.hostname, sizeof(mine.hostname) - 1);
+  gasneti_cpuset_mine(&mine.cpus);
   mine.max_segsize = gasnetc_read_max_segsize(gasnetc_count_local(&mine));
   gasnetc_max_local = (uintptr_t)mine.max_segsize;
   gasnetc_boot_allgather(&mine, sizeof(mine), all, "gasnet_init");
@@ -384,6 +391,9 @@ void gasnetc_nodeinfo(gasnet_nodeinfo_t *table) {
   }
   gasnetc_ucx_shm_nodeinfo(table);
 }
+
+/* The union of the host's processes' masks: mpirun may bind each apart. */
+unsigned gasnetc_local_cpus(void) { return gasnetc_ucx.local_cpus; }
 
 unsigned gasnetc_local_processes(void) {
   return gasnetc_ucx.local_procs ? gasnetc_ucx.local_procs : 1;

@@ -149,6 +149,7 @@ typedef struct {
   pid_t *pid;             /* per node */
   gasnet_node_t *host;    /* per node: the lowest node of its host */
   unsigned local_procs;   /* nodes on this host */
+  unsigned local_cpus;    /* CPUs they may run on together */
   uint32_t window;        /* credits per peer */
   uint32_t *credits;      /* per peer: requests we may still send it (gasneti_mt_*) */
   uint32_t *owed;         /* per peer: credits we owe it (gasneti_mt_*) */

@@ -220,3 +220,5 @@ void gasnetc_nodeinfo(gasnet_nodeinfo_t *table) {
 }
 
 unsigned gasnetc_local_processes(void) { return gasneti_nodes; }
+/* The launcher starts every node with its own affinity mask. */
+unsigned gasnetc_local_cpus(void) { return gasneti_cpuset_count_mine(); }
