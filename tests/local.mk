@@ -15,7 +15,7 @@
 #   make check TESTS_FILTER='^smp_' GASNET_CONFORMANCE_FILTER='^am' GASNET_TEST_NODES=2
 EXTRA_DIST += tests/harness.sh tests/expect_fail.sh tests/core.cases tests/test.h \
 	tests/standalone.cases tests/programs.list tests/conformance.sh tests/unwritten_check.sh \
-	tests/layers_check.sh \
+	tests/layers_check.sh tests/wait_confined.sh \
 	tests/job_lib.sh tests/conformance_deps.sh tests/run_pmix.sh tests/lsan_pmix.supp
 # The ThreadSanitizer run of the PAR cases (not part of check; README.md).
 EXTRA_DIST += tests/tsan/run_tsan.sh
