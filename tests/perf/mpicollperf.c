@@ -38,6 +38,16 @@
  *               compare_mpi.sh prints the two beside their ops. Where the
  *               kernel refuses the reads (ptrace rules), their rows are
  *               left out, with a note on stderr
+ *   stage_exchange, stage_gather_all  the same bytes moved the other
+ *               way a library could move them without cross-memory
+ *               reads: every rank copies the blocks the others need
+ *               into its part of a shared window (MPI_Win_allocate_shared),
+ *               copies its own block, and after an MPI_Barrier copies
+ *               each other rank's block out of that rank's part; a
+ *               second barrier keeps the next call from overwriting a
+ *               part still being read. Two copies per byte against the
+ *               move ops' one; left out, with a note, when the ranks do
+ *               not all share one host's memory
  *
  * reduce and scan compute what collperf's reduce and scan compute
  * (gasnet_coll_reduce / _scan of a blocked int32 array, one block of
@@ -74,11 +84,12 @@
 
 enum { OP_BCAST, OP_SCATTER, OP_GATHER, OP_GATHER_ALL, OP_EXCHANGE,
        OP_REDUCE, OP_SCAN, OP_REDUCE_EW, OP_SCAN_EW, OP_MEMCPY, OP_MOVE_EXCHANGE,
-       OP_MOVE_GATHER_ALL, OP_COUNT };
+       OP_MOVE_GATHER_ALL, OP_STAGE_EXCHANGE, OP_STAGE_GATHER_ALL, OP_COUNT };
 static const char *const op_names[OP_COUNT] = {"broadcast", "scatter", "gather",
                                                "gather_all", "exchange", "reduce",
                                                "scan", "reduce_ew", "scan_ew", "memcpy",
-                                               "move_exchange", "move_gather_all"};
+                                               "move_exchange", "move_gather_all",
+                                               "stage_exchange", "stage_gather_all"};
 enum { DEFAULT_OPS = OP_SCAN + 1 }; /* the ops collperf also has */
 
 enum { SYNC_ALL, SYNC_NO, SYNC_MY, SYNC_COUNT }; /* collperf's order */
@@ -100,6 +111,11 @@ static unsigned char *dst, *src; /* opt.max * P bytes each */
 static pid_t *peer_pid;
 static uint64_t *peer_src;
 static int move_ok;
+/* For the stage ops: every rank's part of the shared window, or NULL
+ * (stage_ok 0) when the ranks are not all on one host. */
+static unsigned char **stage_part;
+static MPI_Win stage_win = MPI_WIN_NULL;
+static int stage_ok;
 
 static void die(const char *msg, const char *arg) {
   if (ME == 0) fprintf(stderr, "mpicollperf: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
@@ -264,6 +280,56 @@ static int move_setup(void) {
   return all;
 }
 
+/* The stage ops: the blocks the others need into this rank's part of
+ * the shared window (block p of src for rank p in an exchange, the one
+ * block for a gather_all), the own block into dst, a barrier, every
+ * other rank's block out of its part, a barrier. */
+static void stage_blocks(size_t nb, int exchange) {
+  unsigned char *mine = stage_part[ME];
+  if (exchange) {
+    for (int p = 0; p < P; p++)
+      if (p != ME) memcpy(mine + (size_t)p * nb, src + (size_t)p * nb, nb);
+  } else {
+    memcpy(mine, src, nb);
+  }
+  memcpy(dst + (size_t)ME * nb, src + (exchange ? (size_t)ME * nb : 0), nb);
+  MPI_Win_sync(stage_win);
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Win_sync(stage_win);
+  for (int p = 0; p < P; p++)
+    if (p != ME) memcpy(dst + (size_t)p * nb, stage_part[p] + (exchange ? (size_t)ME * nb : 0), nb);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/* A shared window of opt.max * P bytes per rank, when every rank is on
+ * this host; held in one passive epoch so that MPI_Win_sync may order the
+ * copies around the barriers. */
+static int stage_setup(void) {
+  MPI_Comm host;
+  int host_size = 0;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, ME, MPI_INFO_NULL, &host);
+  MPI_Comm_size(host, &host_size);
+  if (host_size != P) {
+    if (ME == 0) fprintf(stderr, "mpicollperf: the ranks span hosts; the stage ops left out\n");
+    MPI_Comm_free(&host);
+    return 0;
+  }
+  unsigned char *base = NULL;
+  MPI_Win_allocate_shared((MPI_Aint)(opt.max * (size_t)P), 1, MPI_INFO_NULL, host, &base,
+                          &stage_win);
+  MPI_Comm_free(&host);
+  stage_part = malloc((size_t)P * sizeof *stage_part);
+  if (!stage_part) die("out of memory", NULL);
+  for (int p = 0; p < P; p++) {
+    MPI_Aint size;
+    int unit;
+    MPI_Win_shared_query(stage_win, p, &size, &unit, &stage_part[p]);
+  }
+  memset(base, 3, opt.max * (size_t)P); /* every page touched before timing */
+  MPI_Win_lock_all(MPI_MODE_NOCHECK, stage_win);
+  return 1;
+}
+
 static void run_coll(int op, size_t nb) {
   MPI_Comm W = MPI_COMM_WORLD;
   int n = (int)nb;
@@ -283,6 +349,8 @@ static void run_coll(int op, size_t nb) {
     case OP_MEMCPY: memcpy(dst, src, nb); break;
     case OP_MOVE_EXCHANGE: move_blocks(nb, 1); break;
     case OP_MOVE_GATHER_ALL: move_blocks(nb, 0); break;
+    case OP_STAGE_EXCHANGE: stage_blocks(nb, 1); break;
+    case OP_STAGE_GATHER_ALL: stage_blocks(nb, 0); break;
   }
 }
 
@@ -384,10 +452,12 @@ int main(int argc, char **argv) {
   memset(dst, 1, region); /* touch every page before timing, as collperf */
   memset(src, 2, region);
   if (opt.ops[OP_MOVE_EXCHANGE] || opt.ops[OP_MOVE_GATHER_ALL]) move_ok = move_setup();
+  if (opt.ops[OP_STAGE_EXCHANGE] || opt.ops[OP_STAGE_GATHER_ALL]) stage_ok = stage_setup();
   if (ME == 0) print_header();
   for (int op = 0; op < OP_COUNT; op++) {
     int moves = op == OP_MOVE_EXCHANGE || op == OP_MOVE_GATHER_ALL;
-    if (!opt.ops[op] || (moves && !move_ok)) continue;
+    int stages = op == OP_STAGE_EXCHANGE || op == OP_STAGE_GATHER_ALL;
+    if (!opt.ops[op] || (moves && !move_ok) || (stages && !stage_ok)) continue;
     if (ME == 0 && !opt.csv) print_op_header(op);
     for (int s = 0; s < opt.nsizes; s++) measure_row(op, opt.sizes[s]);
   }
@@ -395,6 +465,11 @@ int main(int argc, char **argv) {
   free(src);
   free(peer_pid);
   free(peer_src);
+  if (stage_win != MPI_WIN_NULL) {
+    MPI_Win_unlock_all(stage_win);
+    MPI_Win_free(&stage_win);
+  }
+  free(stage_part);
   MPI_Finalize();
   return 0;
 }
