@@ -16,7 +16,10 @@
 # when each is copied once: every process copies its own block, then reads
 # each other process's straight from its buffer (mpicollperf's
 # move_gather_all and move_exchange; 0 where the kernel refuses
-# cross-memory reads). Tables shm and pshm divide by the same Open MPI
+# cross-memory reads), and the same bytes copied twice through shared
+# memory, with no cross-memory read (stage_gather_all and stage_exchange:
+# faster than the move only while the processes share a core's caches,
+# docs/performance.md). Tables shm and pshm divide by the same Open MPI
 # job, so their ours/MPI columns compare the two conduits too.
 #
 #   BUILDDIR  the top build dir (default .); it needs tests/perf/mpicollperf
@@ -56,7 +59,7 @@
 #   SECONDS   the time limit of each job (default 600); a job that runs
 #             out of it fails the script, naming the job
 #   -c        CSV instead: table,op,bytes,sync,nodes,ours_us,mpi_us,ratio,memcpy_us,buffers,
-#             move_us (0 but for gather_all and exchange)
+#             move_us, stage_us (both 0 but for gather_all and exchange)
 #   BENCH-ARGS  more options for both programs (e.g. -i 50 -r 5)
 #
 # Every call of ours is the blocking form with LOCAL addressing. Exits 1
@@ -155,7 +158,7 @@ while [ "$r" -le "$runs" ]; do
       job ours_mpi "$r" env GASNET_MPIRUN_ARGS="$TCP_ARGS" GASNET_SUPERNODE_MAXSIZE=1 "$mpi_run" -n "$nodes" "$ours_mpi" $where $bench "$@"
     fi
     if has shm || has pshm; then
-      job mpi_shm "$r" "$MPIRUN" $mpirun_opts $SHM_ARGS -np "$nodes" "$twin" -c -s "$sync" -o "$ops,memcpy,move_gather_all,move_exchange" -l "$sizes" "$@"
+      job mpi_shm "$r" "$MPIRUN" $mpirun_opts $SHM_ARGS -np "$nodes" "$twin" -c -s "$sync" -o "$ops,memcpy,move_gather_all,move_exchange,stage_gather_all,stage_exchange" -l "$sizes" "$@"
     fi
     if has tcp || has mpi; then
       job mpi_tcp "$r" "$MPIRUN" $mpirun_opts $TCP_ARGS -np "$nodes" "$twin" $bench "$@"
@@ -207,7 +210,7 @@ awk -F, -v csv="$csv" -v buffers="$buffers" -v ops="$ops" -v nsizes="$(echo "$si
   END {
     nops = split(ops, op, ",")
     syncname = sync == "my" ? "IN_MYSYNC|OUT_MYSYNC" : "IN_ALLSYNC|OUT_ALLSYNC"
-    if (csv) print "table,op,bytes,sync,nodes,ours_us,mpi_us,ratio,memcpy_us,buffers,move_us"
+    if (csv) print "table,op,bytes,sync,nodes,ours_us,mpi_us,ratio,memcpy_us,buffers,move_us,stage_us"
     bufname = buffers == "local" ? "malloc'\''d buffers" : "buffers in the segment (SRC_/DST_IN_SEGMENT)"
     bad = 0
     for (t = 1; t <= nt; t++) {
@@ -215,7 +218,7 @@ awk -F, -v csv="$csv" -v buffers="$buffers" -v ops="$ops" -v nsizes="$(echo "$si
         printf "\n%s, %d processes\n", ttitle[t], nodes
         printf "ours: %s, LOCAL, %s; Open MPI: %s; median of %d runs (us)\n", \
           syncname, bufname, sync == "my" ? "the calls back to back" : "MPI_Barrier, call, MPI_Barrier", runs
-        printf "%-11s %8s %11s %11s %9s %9s %9s\n", "op", "bytes", "ours", "Open MPI", "ours/MPI", "memcpy", "move"
+        printf "%-11s %8s %11s %11s %9s %9s %9s %9s\n", "op", "bytes", "ours", "Open MPI", "ours/MPI", "memcpy", "move", "stage"
       }
       for (o = 1; o <= nops; o++) {
         ns = split(substr(sizes[op[o]], 2), sz, " ")
@@ -232,8 +235,10 @@ awk -F, -v csv="$csv" -v buffers="$buffers" -v ops="$ops" -v nsizes="$(echo "$si
           kf = "mpi_shm" SUBSEP "memcpy" SUBSEP sz[s]; f = (kf in cnt) ? median(kf) : 0
           kv = "mpi_shm" SUBSEP "move_" op[o] SUBSEP sz[s]
           mv = (op[o] == "gather_all" || op[o] == "exchange") && (kv in cnt) ? median(kv) : 0
-          if (csv) printf "%s,%s,%s,%s,%d,%.3f,%.3f,%.3f,%.3f,%s,%.3f\n", tname[t], op[o], sz[s], sync, nodes, a, b, ratio, f, buffers, mv
-          else printf "%-11s %8s %11.2f %11.2f %9.2f %9.2f %9s\n", op[o], sz[s], a, b, ratio, f, (mv > 0 ? sprintf("%.2f", mv) : "-")
+          kg = "mpi_shm" SUBSEP "stage_" op[o] SUBSEP sz[s]
+          sg = (op[o] == "gather_all" || op[o] == "exchange") && (kg in cnt) ? median(kg) : 0
+          if (csv) printf "%s,%s,%s,%s,%d,%.3f,%.3f,%.3f,%.3f,%s,%.3f,%.3f\n", tname[t], op[o], sz[s], sync, nodes, a, b, ratio, f, buffers, mv, sg
+          else printf "%-11s %8s %11.2f %11.2f %9.2f %9.2f %9s %9s\n", op[o], sz[s], a, b, ratio, f, (mv > 0 ? sprintf("%.2f", mv) : "-"), (sg > 0 ? sprintf("%.2f", sg) : "-")
         }
       }
     }
