@@ -200,6 +200,13 @@ awk -F, -v csv="$csv" -v buffers="$buffers" -v ops="$ops" -v nsizes="$(echo "$si
     for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
     return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
   }
+  # The schedule `kind` (move, stage) of op o at z bytes in the
+  # shared-memory twin job: only gather_all and exchange have one; 0 without.
+  function schedule(kind, o, z,    k) {
+    k = "mpi_shm" SUBSEP kind "_" o SUBSEP z
+    return (k in cnt) ? median(k) : 0
+  }
+  function cell(v) { return v > 0 ? sprintf("%.2f", v) : "-" }
   FILENAME ~ /tables$/ { nt++; tname[nt] = $1; tours[nt] = $2; tmpi[nt] = $3
                          ttitle[nt] = substr($0, length($1 $2 $3) + 4); next }
   {
@@ -233,12 +240,9 @@ awk -F, -v csv="$csv" -v buffers="$buffers" -v ops="$ops" -v nsizes="$(echo "$si
           }
           a = median(ko); b = median(km); ratio = b > 0 ? a / b : 0
           kf = "mpi_shm" SUBSEP "memcpy" SUBSEP sz[s]; f = (kf in cnt) ? median(kf) : 0
-          kv = "mpi_shm" SUBSEP "move_" op[o] SUBSEP sz[s]
-          mv = (op[o] == "gather_all" || op[o] == "exchange") && (kv in cnt) ? median(kv) : 0
-          kg = "mpi_shm" SUBSEP "stage_" op[o] SUBSEP sz[s]
-          sg = (op[o] == "gather_all" || op[o] == "exchange") && (kg in cnt) ? median(kg) : 0
+          mv = schedule("move", op[o], sz[s]); sg = schedule("stage", op[o], sz[s])
           if (csv) printf "%s,%s,%s,%s,%d,%.3f,%.3f,%.3f,%.3f,%s,%.3f,%.3f\n", tname[t], op[o], sz[s], sync, nodes, a, b, ratio, f, buffers, mv, sg
-          else printf "%-11s %8s %11.2f %11.2f %9.2f %9.2f %9s %9s\n", op[o], sz[s], a, b, ratio, f, (mv > 0 ? sprintf("%.2f", mv) : "-"), (sg > 0 ? sprintf("%.2f", sg) : "-")
+          else printf "%-11s %8s %11.2f %11.2f %9.2f %9.2f %9s %9s\n", op[o], sz[s], a, b, ratio, f, cell(mv), cell(sg)
         }
       }
     }
