@@ -102,13 +102,17 @@ run_mpich_suite
 # signal cases and the collectives' argument checks, which end their jobs
 # by design (they run in the normal build). The compatibility suite's
 # collective-exit loops, a race check of the exit path more than of memory,
-# run 5 and 10 times here instead of 50 and 60.
+# run 5 and 10 times here instead of 50 and 60. The node counts replace
+# the suites' own lists too (GASNET_CONFORMANCE_NODES): the coalescing
+# suite runs at 1 and 3 nodes here, at 2, 3 and 4 in the normal build.
 GASNET_TEST_NODES=${GASNET_SANITIZE_NODES:-1,3}
+GASNET_CONFORMANCE_NODES=$GASNET_TEST_NODES
 GASNET_CONFORMANCE_EXCLUDE=${GASNET_SANITIZE_EXCLUDE:-perf|soak_big|^(exit|collerr|imageserr)_}
 TESTS_EXCLUDE='^(layers|conformance_deps)$'
 COMPAT_EXIT_RUNS=5
 COMPAT_LATE_RUNS=10
-export GASNET_TEST_NODES GASNET_CONFORMANCE_EXCLUDE TESTS_EXCLUDE COMPAT_EXIT_RUNS COMPAT_LATE_RUNS
+export GASNET_TEST_NODES GASNET_CONFORMANCE_NODES GASNET_CONFORMANCE_EXCLUDE TESTS_EXCLUDE
+export COMPAT_EXIT_RUNS COMPAT_LATE_RUNS
 if run_suite sanitize --enable-debug --enable-sanitize=address,undefined --disable-mpi --disable-ucx; then
   # The same build with every put and get of the job as active messages,
   # the only data path the mpi conduit has (which this pass does not run):

@@ -17,7 +17,10 @@
 #   -o DIR     where the programs go (default: BUILDDIR/conformance/C, or
 #              ./conformance-C with -p); each run's files go to DIR/run-LABEL
 #   -l LABEL   names this run (default: default), e.g. a transport
-#   -n LIST    run every case at these node counts (e.g. 1,2,3,4,8)
+#   -n LIST    run every case at these node counts (e.g. 1,2,3,4,8);
+#              GASNET_CONFORMANCE_NODES, when set, replaces LIST too (a
+#              build that runs every suite at fewer counts: check.sh's
+#              sanitizer pass)
 #   -m MAX     lower each case's node counts above MAX to MAX
 #   -1         drop 1-node runs (shapes where one node exercises nothing new)
 #   -f REGEX   run only the cases whose name matches (default:
@@ -91,6 +94,7 @@ while getopts b:p:o:l:n:m:1f:x:Bc: opt; do
   esac
 done
 shift $((OPTIND - 1))
+NODES=${GASNET_CONFORMANCE_NODES:-$NODES}
 [ $# -eq 1 ] || die "usage: conformance.sh [OPTIONS] CONDUIT (see the top of $0)"
 C=$1
 case $C in '' | *[!a-z0-9_]*) die "'$C' is not a conduit name" ;; esac
