@@ -20,7 +20,10 @@
 # memory, with no cross-memory read (stage_gather_all and stage_exchange:
 # faster than the move only while the processes share a core's caches,
 # docs/performance.md). Tables shm and pshm divide by the same Open MPI
-# job, so their ours/MPI columns compare the two conduits too.
+# job, so their ours/MPI columns compare the two conduits too. Every round
+# starts each job anew, so the last two columns, the slowest round's time
+# over the fastest's for each side, say how far separate runs of the same
+# point spread (the min / median / max of every point are in the CSV).
 #
 #   BUILDDIR  the top build dir (default .); it needs tests/perf/mpicollperf
 #             (`make`) and collperf built for the smp conduit and, for tables
@@ -59,7 +62,8 @@
 #   SECONDS   the time limit of each job (default 600); a job that runs
 #             out of it fails the script, naming the job
 #   -c        CSV instead: table,op,bytes,sync,nodes,ours_us,mpi_us,ratio,memcpy_us,buffers,
-#             move_us, stage_us (both 0 but for gather_all and exchange)
+#             move_us,stage_us (both 0 but for gather_all and exchange),
+#             ours_min_us,ours_max_us,mpi_min_us,mpi_max_us (over the rounds)
 #   BENCH-ARGS  more options for both programs (e.g. -i 50 -r 5)
 #
 # Every call of ours is the blocking form with LOCAL addressing. Exits 1
@@ -200,6 +204,13 @@ awk -F, -v csv="$csv" -v buffers="$buffers" -v ops="$ops" -v nsizes="$(echo "$si
     for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
     return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
   }
+  # The fastest (want < 0) or slowest round of key.
+  function extreme(key, want,    i, v) {
+    v = val[key, 1]
+    for (i = 2; i <= cnt[key]; i++) if ((val[key, i] - v) * want > 0) v = val[key, i]
+    return v
+  }
+  function spread(key,    lo) { lo = extreme(key, -1); return lo > 0 ? extreme(key, 1) / lo : 0 }
   # The schedule `kind` (move, stage) of op o at z bytes in the
   # shared-memory twin job: only gather_all and exchange have one; 0 without.
   function schedule(kind, o, z,    k) {
@@ -217,7 +228,8 @@ awk -F, -v csv="$csv" -v buffers="$buffers" -v ops="$ops" -v nsizes="$(echo "$si
   END {
     nops = split(ops, op, ",")
     syncname = sync == "my" ? "IN_MYSYNC|OUT_MYSYNC" : "IN_ALLSYNC|OUT_ALLSYNC"
-    if (csv) print "table,op,bytes,sync,nodes,ours_us,mpi_us,ratio,memcpy_us,buffers,move_us,stage_us"
+    if (csv) print "table,op,bytes,sync,nodes,ours_us,mpi_us,ratio,memcpy_us,buffers,move_us,stage_us," \
+                   "ours_min_us,ours_max_us,mpi_min_us,mpi_max_us"
     bufname = buffers == "local" ? "malloc'\''d buffers" : "buffers in the segment (SRC_/DST_IN_SEGMENT)"
     bad = 0
     for (t = 1; t <= nt; t++) {
@@ -225,7 +237,8 @@ awk -F, -v csv="$csv" -v buffers="$buffers" -v ops="$ops" -v nsizes="$(echo "$si
         printf "\n%s, %d processes\n", ttitle[t], nodes
         printf "ours: %s, LOCAL, %s; Open MPI: %s; median of %d runs (us)\n", \
           syncname, bufname, sync == "my" ? "the calls back to back" : "MPI_Barrier, call, MPI_Barrier", runs
-        printf "%-11s %8s %11s %11s %9s %9s %9s %9s\n", "op", "bytes", "ours", "Open MPI", "ours/MPI", "memcpy", "move", "stage"
+        printf "%-11s %8s %11s %11s %9s %9s %9s %9s %12s %11s\n", "op", "bytes", "ours", "Open MPI", "ours/MPI", \
+          "memcpy", "move", "stage", "ours max/min", "MPI max/min"
       }
       for (o = 1; o <= nops; o++) {
         ns = split(substr(sizes[op[o]], 2), sz, " ")
@@ -241,8 +254,11 @@ awk -F, -v csv="$csv" -v buffers="$buffers" -v ops="$ops" -v nsizes="$(echo "$si
           a = median(ko); b = median(km); ratio = b > 0 ? a / b : 0
           kf = "mpi_shm" SUBSEP "memcpy" SUBSEP sz[s]; f = (kf in cnt) ? median(kf) : 0
           mv = schedule("move", op[o], sz[s]); sg = schedule("stage", op[o], sz[s])
-          if (csv) printf "%s,%s,%s,%s,%d,%.3f,%.3f,%.3f,%.3f,%s,%.3f,%.3f\n", tname[t], op[o], sz[s], sync, nodes, a, b, ratio, f, buffers, mv, sg
-          else printf "%-11s %8s %11.2f %11.2f %9.2f %9.2f %9s %9s\n", op[o], sz[s], a, b, ratio, f, cell(mv), cell(sg)
+          if (csv) printf "%s,%s,%s,%s,%d,%.3f,%.3f,%.3f,%.3f,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", \
+            tname[t], op[o], sz[s], sync, nodes, a, b, ratio, f, buffers, mv, sg, \
+            extreme(ko, -1), extreme(ko, 1), extreme(km, -1), extreme(km, 1)
+          else printf "%-11s %8s %11.2f %11.2f %9.2f %9.2f %9s %9s %12.2f %11.2f\n", op[o], sz[s], a, b, \
+            ratio, f, cell(mv), cell(sg), spread(ko), spread(km)
         }
       }
     }
