@@ -30,7 +30,7 @@ typedef struct {
 static gasneti_env_seen_t gasneti_env_seen[GASNETI_ENV_SEEN_MAX];
 static int gasneti_env_nseen;
 
-static int gasneti_verboseenv_asked(void) {
+int gasneti_verboseenv_asked(void) {
   static int asked = -1;
   if (asked < 0) {
     const char *v = getenv("GASNET_VERBOSEENV");

@@ -154,6 +154,9 @@ extern int64_t gasneti_getenv_int(const char *name, int64_t dflt);
  * and once the node knows its number (node 0 lists what was read). */
 extern void gasneti_env_hooks_install(void);
 extern void gasneti_env_node_known(void);
+/* The job asked for the listing (GASNET_VERBOSEENV set, and not to 0 or
+ * no): node 0's reports of what a conduit decided follow it too. */
+extern int gasneti_verboseenv_asked(void);
 extern uint64_t gasneti_getenv_size(const char *name, uint64_t dflt);
 extern double gasneti_getenv_double(const char *name, double dflt);
 /* yes/no, 1/0, y/n, true/false, on/off (any case); anything else is fatal. */

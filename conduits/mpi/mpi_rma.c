@@ -309,7 +309,7 @@ static void gasnetc_rma_release_at_finalize(void) {
 
 /* GASNET_VERBOSEENV: node 0 says what was decided and why. */
 static void gasnetc_rma_report(const char *state, const char *why) {
-  if (gasneti_mynode != 0 || !getenv("GASNET_VERBOSEENV")) return;
+  if (gasneti_mynode != 0 || !gasneti_verboseenv_asked()) return;
   fprintf(stderr, "mpi conduit: one-sided RMA %s (GASNET_MPI_RMA_THRESHOLD %zu): %s\n", state,
           gasnetc_rma.threshold, why);
 }

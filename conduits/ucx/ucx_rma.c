@@ -286,7 +286,7 @@ static int gasnetc_rma_emulated(ucp_ep_h ep) {
 
 /* GASNET_VERBOSEENV: node 0 says how it reaches its peers. */
 static void gasnetc_rma_report(unsigned copies, unsigned rma, unsigned am) {
-  if (gasneti_mynode != 0 || !getenv("GASNET_VERBOSEENV")) return;
+  if (gasneti_mynode != 0 || !gasneti_verboseenv_asked()) return;
   char setting[32] = "auto";
   if (!gasnetc_rma_auto) snprintf(setting, sizeof(setting), "%zu", gasnetc_rma_threshold);
   fprintf(stderr,

@@ -7,7 +7,8 @@
 #   - the same with the threshold set to 0: both by UCP RMA;
 #   - UCX_TLS=posix,self: UCX maps the peers' segments, both by copies;
 #   - a threshold that is neither a size nor auto ends the job naming the
-#     variable and the value.
+#     variable and the value;
+#   - GASNET_VERBOSEENV=0 asks for nothing: no report, no listing.
 # Each run is testputget, so the data of every path is checked too.
 # Exits 0 when all pass, else 1.
 set -u
@@ -46,4 +47,14 @@ expect 0 'THRESHOLD 0\): 0 peers by copies, 2 by UCP RMA, 0 by AM' UCX_TLS=tcp,s
 expect 0 'THRESHOLD auto\): 2 peers by copies, 0 by UCP RMA, 0 by AM' UCX_TLS=posix,self
 expect '!0' 'GASNET_UCX_RMA_THRESHOLD="often" is not a size' UCX_TLS=tcp,self \
   GASNET_UCX_RMA_THRESHOLD=often
+out=$(env UCX_TLS=tcp,self GASNET_SUPERNODE_MAXSIZE=1 GASNET_VERBOSEENV=0 timeout -k 5 180 \
+  "$run" -n 2 "$prog" 2>&1)
+rc=$?
+if [ "$rc" -eq 0 ] && ! echo "$out" | grep -Eq 'ucx conduit: put/get|ENV parameter'; then
+  echo "PASS GASNET_VERBOSEENV=0 (no report, no listing)"
+else
+  echo "FAIL GASNET_VERBOSEENV=0: exit $rc, or a report or listing printed"
+  echo "$out" | grep -E 'ucx conduit|ENV parameter|FATAL' | tail -4 | sed 's/^/    | /'
+  failed=1
+fi
 exit $failed
