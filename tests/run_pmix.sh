@@ -1,13 +1,21 @@
 #!/bin/sh
-# run_pmix.sh N PROGRAM [ARGS...]: run PROGRAM as N processes under Open
-# MPI's mpirun, a PMIx launcher, for the PMIx backend of the bootstrap
-# exchange (src/gasnet_bootstrap_pmix.c). Skips (exit 77) when there is no
+# run_pmix.sh N [-u VAR] PROGRAM [ARGS...]: run PROGRAM as N processes
+# under Open MPI's mpirun, a PMIx launcher, for the PMIx backend of the
+# bootstrap exchange (src/gasnet_bootstrap_pmix.c). -u VAR removes VAR
+# from every process's environment (e.g. OMPI_COMM_WORLD_LOCAL_SIZE, which
+# another PMIx launcher would not set). Skips (exit 77) when there is no
 # Open MPI mpirun or PROGRAM was built without PMIx; otherwise exits with
 # mpirun's code.
 set -u
-[ $# -ge 2 ] || { echo "usage: run_pmix.sh N PROGRAM [ARGS...]" >&2; exit 2; }
+[ $# -ge 2 ] || { echo "usage: run_pmix.sh N [-u VAR] PROGRAM [ARGS...]" >&2; exit 2; }
 n=$1
 shift
+unset_var=
+if [ "$1" = -u ]; then
+  [ $# -ge 3 ] || { echo "usage: run_pmix.sh N [-u VAR] PROGRAM [ARGS...]" >&2; exit 2; }
+  unset_var=$2
+  shift 2
+fi
 if ! nm "$1" 2>/dev/null | grep -q 'U PMIx_Init'; then
   echo "run_pmix.sh: $1 was built without PMIx (configure found no libpmix): skipped"
   exit 77
@@ -29,4 +37,7 @@ extra=
 # not reported (tests/lsan_pmix.supp); anything of ours still is.
 LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$(cd "$(dirname "$0")" && pwd)/lsan_pmix.supp"
 export LSAN_OPTIONS
+if [ -n "$unset_var" ]; then
+  exec "$mpirun" $extra --oversubscribe -x LSAN_OPTIONS -np "$n" env -u "$unset_var" "$@"
+fi
 exec "$mpirun" $extra --oversubscribe -x LSAN_OPTIONS -np "$n" "$@"

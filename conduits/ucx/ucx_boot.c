@@ -141,7 +141,6 @@ static void gasnetc_wire_up(void) {
 /* ------------------------------------------------------------ start-up */
 /* What every node tells the others first. */
 typedef struct {
-  uint64_t max_segsize;
   uint32_t pid;
   uint32_t window;
   uint32_t address_len;
@@ -149,7 +148,8 @@ typedef struct {
   gasneti_cpuset_t cpus; /* its affinity mask: the wait policy's CPUs */
 } gasnetc_hello_t;
 
-/* Default: a quarter of physical memory shared by this host's nodes. */
+/* Default: a quarter of physical memory shared by this host's nodes (the
+ * hellos' host names count them, whatever the launcher). */
 static uint64_t gasnetc_read_max_segsize(unsigned local_procs) {
   uint64_t phys = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
   uint64_t max = gasneti_getenv_size("GASNET_MAX_SEGSIZE", phys / 4 / local_procs);
@@ -181,15 +181,13 @@ static void gasnetc_alloc(void) {
   u->held = gasnetc_calloc(n, sizeof(*u->held));
 }
 
-/* Hosts by name; the window and the global segment limit agreed on. */
+/* Hosts by name, and the window agreed on. */
 static void gasnetc_learn_peers(const gasnetc_hello_t *all) {
   gasnetc_ucx_t *u = &gasnetc_ucx;
   u->window = all[0].window;
-  gasnetc_max_global = (uintptr_t)all[0].max_segsize;
   for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
     u->pid[i] = (pid_t)all[i].pid;
     if (all[i].window < u->window) u->window = all[i].window;
-    if (all[i].max_segsize < gasnetc_max_global) gasnetc_max_global = (uintptr_t)all[i].max_segsize;
     u->host[i] = i;
     for (gasnet_node_t j = 0; j < i; j++)
       if (!strcmp(all[i].hostname, all[j].hostname)) {
@@ -208,11 +206,17 @@ static void gasnetc_learn_peers(const gasnetc_hello_t *all) {
   u->local_cpus = gasneti_cpuset_count(&cpus);
 }
 
-static unsigned gasnetc_count_local(const gasnetc_hello_t *mine) {
-  (void)mine;
-  const char *n = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
-  if (n && atoi(n) > 0) return (unsigned)atoi(n);
-  return getenv("GASNETRUN_NODES") ? (unsigned)gasneti_nodes : 1;
+/* Every node's segment limit, read once the host's nodes are known; the
+ * global limit is the smallest. The caller frees the array. */
+static uint64_t *gasnetc_agree_max_segsize(void) {
+  uint64_t mine = gasnetc_read_max_segsize(gasnetc_ucx.local_procs);
+  uint64_t *all = gasnetc_calloc(gasneti_nodes, sizeof(uint64_t));
+  gasnetc_boot_allgather(&mine, sizeof(mine), all, "gasnet_init");
+  gasnetc_max_local = (uintptr_t)mine;
+  gasnetc_max_global = (uintptr_t)all[0];
+  for (gasnet_node_t i = 1; i < gasneti_nodes; i++)
+    if (all[i] < gasnetc_max_global) gasnetc_max_global = (uintptr_t)all[i];
+  return all;
 }
 
 static void gasnetc_exchange_addresses(uint32_t max_len, const void *mine, size_t len) {
@@ -262,17 +266,13 @@ int gasnetc_init(int *argc, char ***argv) {
   mine.address_len = (uint32_t)address_len;
   gethostname(mine.hostname, sizeof(mine.hostname) - 1);
   gasneti_cpuset_mine(&mine.cpus);
-  mine.max_segsize = gasnetc_read_max_segsize(gasnetc_count_local(&mine));
-  gasnetc_max_local = (uintptr_t)mine.max_segsize;
   gasnetc_boot_allgather(&mine, sizeof(mine), all, "gasnet_init");
   gasnetc_learn_peers(all);
   uint32_t max_len = 0;
-  uint64_t *max_segsize = gasnetc_calloc(gasneti_nodes, sizeof(uint64_t));
-  for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
+  for (gasnet_node_t i = 0; i < gasneti_nodes; i++)
     if (all[i].address_len > max_len) max_len = all[i].address_len;
-    max_segsize[i] = all[i].max_segsize;
-  }
   free(all);
+  uint64_t *max_segsize = gasnetc_agree_max_segsize();
   gasnetc_ucx_shm_init(max_segsize);
   free(max_segsize);
   gasnetc_max_local = gasnetc_ucx_shm_max_local(gasnetc_max_local);
