@@ -37,7 +37,5 @@ extra=
 # not reported (tests/lsan_pmix.supp); anything of ours still is.
 LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$(cd "$(dirname "$0")" && pwd)/lsan_pmix.supp"
 export LSAN_OPTIONS
-if [ -n "$unset_var" ]; then
-  exec "$mpirun" $extra --oversubscribe -x LSAN_OPTIONS -np "$n" env -u "$unset_var" "$@"
-fi
+[ -z "$unset_var" ] || set -- env -u "$unset_var" "$@"
 exec "$mpirun" $extra --oversubscribe -x LSAN_OPTIONS -np "$n" "$@"
